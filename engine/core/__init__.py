@@ -1,0 +1,12 @@
+"""The game protocol shared by every game: state, actions, chance, errors, registry, driver."""
+from .driver import DeadEnd, advance_chance, chance_rng, play_random, replay, sample_chance
+from .errors import ActionError, IllegalAction, MalformedAction, OptionsError
+from .notation import Action
+from .protocol import CHANCE, GameState, Outcome
+from .registry import from_dict, games, new_game, register
+
+__all__ = [
+    "Action", "ActionError", "CHANCE", "DeadEnd", "GameState", "IllegalAction", "MalformedAction",
+    "OptionsError", "Outcome", "advance_chance", "chance_rng", "from_dict", "games", "new_game",
+    "play_random", "register", "replay", "sample_chance",
+]

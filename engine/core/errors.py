@@ -1,0 +1,29 @@
+"""The two ways an action can be refused: it does not parse, or it is not legal now."""
+
+
+class ActionError(ValueError):
+    """An action was refused; ``legal`` lists what would have been accepted."""
+
+    def __init__(self, reason: str, legal=()):
+        self.reason = reason
+        self.legal = [str(a) for a in legal]
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        if not self.legal:
+            return self.reason
+        shown = ", ".join(self.legal[:40])
+        more = f" (and {len(self.legal) - 40} more)" if len(self.legal) > 40 else ""
+        return f"{self.reason} Legal: {shown}{more}."
+
+
+class MalformedAction(ActionError):
+    """The text is not an action in the game's notation at all."""
+
+
+class IllegalAction(ActionError):
+    """The action is well formed but the rules do not allow it for this seat now."""
+
+
+class OptionsError(ValueError):
+    """A game was asked for with an unknown edition, option or seat list."""

@@ -1,0 +1,102 @@
+"""The protocol every game implements: who acts, what is legal, apply, view, outcome, to/from dict."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import IllegalAction, MalformedAction
+from .notation import Action
+
+CHANCE = "chance"
+"""The seat name of chance: the active 'seat' when a random draw is due."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winner (None for a draw) and why, in words."""
+
+    winner: str | None
+    reason: str
+    scores: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"winner": self.winner, "reason": self.reason, "scores": dict(self.scores)}
+
+
+class GameState:
+    """Base class of a game's state. Subclasses implement the underscored hooks."""
+
+    game_id: str = ""
+    seats: tuple = ()
+
+    # --- hooks for subclasses -------------------------------------------------------------
+    def active(self) -> list:
+        """Return the seats that must act now: one seat, several (simultaneous), [CHANCE], or []."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat) -> list:
+        """Return the complete, sorted list of actions ``seat`` may take now (empty if none)."""
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list:
+        """Return [(action, probability)] for the pending chance step, or [] if none is due."""
+        raise NotImplementedError
+
+    def _do(self, seat, action: str) -> None:
+        """Apply an action already known to be legal."""
+        raise NotImplementedError
+
+    def _known_verbs(self) -> dict:
+        """Return {verb: (min_args, max_args)} of the game's notation, to tell malformed from illegal."""
+        raise NotImplementedError
+
+    def prompt(self, seat) -> str:
+        raise NotImplementedError
+
+    def view(self, seat) -> dict:
+        raise NotImplementedError
+
+    def outcome(self):
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        raise NotImplementedError
+
+    # --- shared behaviour -----------------------------------------------------------------
+    def is_over(self) -> bool:
+        return not self.active()
+
+    def parse(self, seat, text) -> Action:
+        """Return the legal action ``text`` names for ``seat``, or raise MalformedAction/IllegalAction."""
+        action = Action.parse(text)
+        verbs = self._known_verbs()
+        arity = verbs.get(action.verb)
+        if arity is None:
+            raise MalformedAction(f"'{action.verb}' is not an action of this game. "
+                                  f"Actions are: {', '.join(sorted(verbs))}.")
+        if not arity[0] <= len(action.args) <= arity[1]:
+            raise MalformedAction(f"'{action.verb}' takes {arity[0]}"
+                                  + (f" to {arity[1]}" if arity[1] != arity[0] else "")
+                                  + f" words after it, not {len(action.args)}.")
+        if seat != CHANCE and seat not in self.seats:
+            raise IllegalAction(f"There is no seat '{seat}' in this game; the seats are "
+                                f"{', '.join(self.seats)}.")
+        legal = self.legal_actions(seat)
+        folded = action.casefold()
+        for candidate in legal:
+            if candidate.casefold() == folded:
+                return Action(candidate)
+        raise IllegalAction(self.why_illegal(seat, action, legal), legal)
+
+    def why_illegal(self, seat, action: Action, legal: list) -> str:
+        """Return the reason, in the game's words, that ``action`` is not legal for ``seat``."""
+        if not self.active():
+            return "The game is over."
+        if seat not in self.active():
+            return f"It is not {seat}'s decision now: {self.prompt(None)}"
+        return f"'{action}' is not allowed now: {self.prompt(seat)}"
+
+    def apply(self, seat, action) -> Action:
+        """Validate ``action`` for ``seat`` against legal_actions, apply it and return it canonically."""
+        legal_action = self.parse(seat, action)
+        self._do(seat, str(legal_action))
+        return legal_action

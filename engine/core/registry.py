@@ -1,0 +1,38 @@
+"""The game registry: game ids to the functions that start and restore a game."""
+from .errors import OptionsError
+
+_GAMES: dict = {}
+
+
+def register(game_id: str, new, from_dict) -> None:
+    """Record a game: ``new(seed=, players=, options=)`` and ``from_dict(data)``."""
+    _GAMES[game_id] = (new, from_dict)
+
+
+def games() -> list:
+    """Return the registered game ids, sorted."""
+    _load_builtin()
+    return sorted(_GAMES)
+
+
+def new_game(game_id: str, *, seed, players=None, options=None):
+    """Return the opening state of ``game_id``."""
+    return _lookup(game_id)[0](seed=seed, players=players, options=options or {})
+
+
+def from_dict(data: dict):
+    """Return the state stored in ``data`` (as made by ``state.to_dict()``)."""
+    return _lookup(data["game"])[1](data)
+
+
+def _lookup(game_id):
+    _load_builtin()
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise OptionsError(f"No game '{game_id}'; the games are {', '.join(sorted(_GAMES))}.") from None
+
+
+def _load_builtin() -> None:
+    if not _GAMES:
+        from engine.games import tmotp  # noqa: F401  (registers itself)

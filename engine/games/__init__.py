@@ -1,0 +1,1 @@
+"""The games Whistlestop serves, each a package registering itself with engine.core."""

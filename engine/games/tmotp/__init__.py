@@ -1,0 +1,14 @@
+"""1960: The Making of the President (GMT 2nd edition and Z-Man 1st edition)."""
+from engine.core.registry import register
+
+from . import bag, campaign_points, debates, election_day, momentum, strategy, turn  # noqa: F401
+from .events import common  # noqa: F401
+from .flow import STEPS, THEN
+from .setup import new
+from .state import GAME_ID, TmotpState
+
+TmotpState.STEPS = STEPS
+TmotpState.THEN = THEN
+register(GAME_ID, new, TmotpState.from_dict)
+
+__all__ = ["GAME_ID", "TmotpState", "new"]

@@ -1,0 +1,216 @@
+"""The Political Capital Bag and the card decks: every random draw is a chance step.
+
+The campaign deck is kept as an unordered pile and each card dealt is a chance outcome drawn
+uniformly from the cards left in it. That is the same distribution as shuffling once and dealing
+from the top, and it keeps the deck's order out of the state, so there is nothing to leak.
+"""
+from .board import gain
+from .data import ENDORSEMENTS, SEAT_NAMES, SEATS, STATES, other
+from .flow import Step, step, then
+
+
+def bag_size(g) -> int:
+    return g.s["bag"]["kennedy"] + g.s["bag"]["nixon"]
+
+
+def reseed_bag(g) -> None:
+    """Reseed an empty bag with 12 (GMT) or 10 (Z-Man) cubes each, except from Election Day's
+    Campaign Strategy on (Reseeding the Bag)."""
+    if bag_size(g) == 0 and not g.s["no_reseed"]:
+        n = 12 if g.gmt else 10
+        g.s["bag"] = {"kennedy": n, "nixon": n}
+        g.note(f"The Political Capital Bag is empty and is reseeded with {n} cubes of each colour.")
+
+
+def draw_outcomes(g) -> list:
+    return [(f"draw {x}", g.s["bag"][x]) for x in SEATS if g.s["bag"][x] > 0]
+
+
+def take_cube(g, action: str) -> str:
+    """Remove the drawn cube from the bag and return its colour."""
+    colour = action.split()[1]
+    g.s["bag"][colour] -= 1
+    return colour
+
+
+def support_checks(g, seat: str, n: int, kind: str, where=None, then=None) -> None:
+    """Make ``n`` support checks for ``seat``: own-colour cubes become support (The Bag)."""
+    if n <= 0:
+        if then:
+            g.THEN[then](g, {"hits": 0})
+        return
+    g.call("support_checks", then=then, seat=seat, left=n, kind=kind, where=where, hits=0)
+    _skip_if_bag_exhausted(g)
+
+
+def _skip_if_bag_exhausted(g) -> None:
+    f = g.top
+    if f["step"] == "support_checks" and bag_size(g) == 0:
+        g.note(f"The bag is empty: {f['left']} support check(s) for {SEAT_NAMES[f['seat']]} are lost.")
+        g.end()
+
+
+@step
+class SupportChecks(Step):
+    name = "support_checks"
+    chance = True
+
+    def outcomes(self, g, f):
+        return draw_outcomes(g)
+
+    def do(self, g, f, seat, action):
+        colour = take_cube(g, action)
+        f["left"] -= 1
+        if colour == f["seat"]:
+            f["hits"] += 1
+            if f["kind"] == "state":
+                gain(g.s["support"], f["where"], colour, 1)
+        reseed_bag(g)
+        if f["left"] == 0:
+            where = f" in {STATES[f['where']]['name']}" if f["kind"] == "state" else ""
+            g.note(f"{SEAT_NAMES[f['seat']]} makes support checks{where}: {f['hits']} succeed.")
+            g.end()
+        else:
+            _skip_if_bag_exhausted(g)
+
+    def prompt(self, g, f, seat):
+        return f"{SEAT_NAMES[f['seat']]} draws a cube for a support check ({f['left']} to go)."
+
+
+def initiative_check(g, then: str) -> None:
+    """Draw cubes until two of one colour; that player has the initiative (Initiative Checks)."""
+    reseed_bag(g)
+    g.call("initiative_check", then=then, drawn={"kennedy": 0, "nixon": 0})
+
+
+@step
+class InitiativeCheck(Step):
+    name = "initiative_check"
+    chance = True
+
+    def outcomes(self, g, f):
+        return draw_outcomes(g)
+
+    def do(self, g, f, seat, action):
+        colour = take_cube(g, action)    # drawn cubes go back to the players' supplies
+        f["drawn"][colour] += 1
+        reseed_bag(g)
+        if f["drawn"][colour] == 2:
+            g.s["initiative"] = colour
+            g.note(f"{SEAT_NAMES[colour]} wins the initiative check.")
+            g.end()
+
+    def prompt(self, g, f, seat):
+        return "A cube is drawn for the initiative check."
+
+
+def deal(g, seats: list, then: str) -> None:
+    """Deal one card to each seat in ``seats`` in turn (a chance step per card)."""
+    if not seats:
+        g.THEN[then](g, {})
+        return
+    g.call("deal", then=then, seats=list(seats))
+    _refill_deck(g)
+
+
+def _refill_deck(g) -> None:
+    """If the deck is depleted, shuffle the discards to form a new deck (Initiative Phase)."""
+    if not g.s["deck"] and g.s["discard"]:
+        g.s["deck"] = sorted(g.s["discard"])
+        g.s["discard"] = []
+        g.note("The campaign deck is empty: the discards are shuffled into a new deck.")
+    if not g.s["deck"]:
+        g.note("No cards are left to deal.")
+        g.end()
+
+
+@step
+class Deal(Step):
+    name = "deal"
+    chance = True
+
+    def outcomes(self, g, f):
+        seat = f["seats"][0]
+        return [(f"deal {seat} {c}", 1) for c in g.s["deck"]]
+
+    def do(self, g, f, seat, action):
+        _, to, cid = action.split()
+        cid = int(cid)
+        g.s["deck"].remove(cid)
+        g.s["hands"][to].append(cid)
+        g.s["hands"][to].sort()
+        f["seats"].pop(0)
+        if not f["seats"]:
+            g.end()
+        else:
+            _refill_deck(g)
+
+    def prompt(self, g, f, seat):
+        return f"A card is dealt to {SEAT_NAMES[f['seats'][0]]}."
+
+
+def draw_endorsement(g, seat: str, then: str | None = None) -> None:
+    """Draw an Endorsement Card for ``seat`` and resolve it (Endorsements)."""
+    if not g.s["endorsement_deck"]:
+        g.s["endorsement_deck"] = sorted(g.s["endorsement_discard"])
+        g.s["endorsement_discard"] = []
+    if not g.s["endorsement_deck"]:
+        if then:
+            g.THEN[then](g, {})
+        return
+    g.call("endorsement_draw", then=then, seat=seat)
+
+
+@step
+class EndorsementDraw(Step):
+    name = "endorsement_draw"
+    chance = True
+
+    def outcomes(self, g, f):
+        return [(f"endorsement {e}", 1) for e in g.s["endorsement_deck"]]
+
+    def do(self, g, f, seat, action):
+        eid = int(action.split()[1])
+        g.s["endorsement_deck"].remove(eid)
+        g.s["endorsement_discard"].append(eid)
+        card = ENDORSEMENTS[eid]
+        g.note(f"{SEAT_NAMES[f['seat']]} draws {card['name']}.")
+        if card["region"] == "any":
+            g.goto("major_endorsement", seat=f["seat"])
+        else:
+            place_endorsement(g, f["seat"], card["region"])
+            g.end()
+
+    def prompt(self, g, f, seat):
+        return f"{SEAT_NAMES[f['seat']]} draws an endorsement card."
+
+
+def place_endorsement(g, seat: str, region: str) -> None:
+    """Place an endorsement marker, removing an opposing one instead if there is any."""
+    from .data import REGION_NAMES
+    removes = g.s["endorsements"][region] * (1 if seat == "kennedy" else -1) < 0
+    gain(g.s["endorsements"], region, seat, 1)
+    verb = f"removes a {SEAT_NAMES[other(seat)]} endorsement marker from" if removes else \
+        "places an endorsement marker in"
+    g.note(f"{SEAT_NAMES[seat]} {verb} {REGION_NAMES[region]}.")
+
+
+@step
+class MajorEndorsement(Step):
+    name = "major_endorsement"
+
+    def actions(self, g, f, seat):
+        from .data import REGIONS
+        return [f"endorse {r}" for r in REGIONS]
+
+    def do(self, g, f, seat, action):
+        place_endorsement(g, seat, action.split()[1])
+        g.end()
+
+    def prompt(self, g, f, seat):
+        return "Major Endorsement: choose the region for your endorsement marker."
+
+
+@then
+def noop(g, frame):
+    """A continuation that does nothing (the caller resumes on its own)."""

@@ -1,0 +1,152 @@
+"""B) Playing a card for Campaign Points: B1 Campaigning, B2 Advertising, B3 Positioning."""
+from .bag import support_checks
+from .board import gain
+from .data import CARDS, ISSUE_NAMES, ISSUES, REGION_NAMES, REGIONS, SEAT_NAMES, STATES, travel_cost
+from .effects import campaign_barred, cp_value, free_travel, support_check_needed
+from .flow import Step, step, then
+
+
+def start_cp_action(g, seat: str, cid, mode: str, preempt: bool) -> None:
+    cp = cp_value(g, seat, cid, mode)
+    common = {"then": "after_cp_play", "seat": seat, "card": cid, "preempt": preempt, "cp": cp}
+    if mode == "campaign":
+        g.call("campaigning", declared=[], **common)
+    elif mode == "advertise":
+        g.call("advertising", left=0, **common)
+        support_checks(g, seat, cp, "media", then="advertising_hits")
+    else:
+        g.call("positioning", bought={}, **common)
+        _end_positioning_if_spent(g)
+
+
+# --- B1 Campaigning in States ----------------------------------------------------------------
+
+def _travel(g, seat, dest) -> int:
+    return 0 if free_travel(g, seat) else travel_cost(g.s["tokens"][seat], dest)
+
+
+@step
+class Campaigning(Step):
+    name = "campaigning"
+
+    def actions(self, g, f, seat):
+        out = ["done"]
+        token_zone = STATES[g.s["tokens"][seat]]["zone"]
+        for st, info in STATES.items():
+            avail = f["cp"] - _travel(g, seat, st)
+            if avail < 0:
+                continue
+            if info["zone"] != token_zone and avail >= 0:
+                out.append(f"travel {st}")
+            if avail >= 1 and st not in f["declared"] and not campaign_barred(g, seat, st):
+                out += [f"campaign {st} {n}" for n in range(1, avail + 1)]
+        return out
+
+    def do(self, g, f, seat, action):
+        words = action.split()
+        if words[0] == "done":
+            g.note(f"{SEAT_NAMES[seat]} leaves {f['cp']} CP unspent.")
+            g.end()
+            return
+        st = words[1]
+        f["cp"] -= _travel(g, seat, st)
+        g.s["tokens"][seat] = st
+        if words[0] == "travel":
+            g.note(f"{SEAT_NAMES[seat]} travels to {STATES[st]['name']}.")
+            campaigning_continue(g)
+            return
+        n = int(words[2])
+        f["cp"] -= n
+        if support_check_needed(g, seat, st):
+            # B1: declare the CP spent in a state needing support checks, then draw that many.
+            f["declared"].append(st)
+            g.note(f"{SEAT_NAMES[seat]} declares {n} CP in {STATES[st]['name']} with support checks.")
+            support_checks(g, seat, n, "state", st, then="campaigning_continue")
+        else:
+            gain(g.s["support"], st, seat, n)
+            g.note(f"{SEAT_NAMES[seat]} campaigns in {STATES[st]['name']} for {n}.")
+            campaigning_continue(g)
+
+    def prompt(self, g, f, seat):
+        return (f"Campaigning: {f['cp']} CP left. Spend 1 CP per state support cube in your region "
+                f"and 1 CP per regional boundary crossed; your token is in "
+                f"{STATES[g.s['tokens'][seat]]['name']}.")
+
+
+@then
+def campaigning_continue(g, frame=None) -> None:
+    if g.top["cp"] <= 0:
+        g.end()
+
+
+# --- B2 Advertising in Regions ---------------------------------------------------------------
+
+@then
+def advertising_hits(g, frame) -> None:
+    g.top["left"] = frame["hits"]
+    if frame["hits"] == 0:
+        g.end()
+
+
+@step
+class Advertising(Step):
+    name = "advertising"
+
+    def actions(self, g, f, seat):
+        return [f"media {r}" for r in REGIONS]
+
+    def do(self, g, f, seat, action):
+        region = action.split()[1]
+        gain(g.s["media"], region, seat, 1)
+        g.note(f"{SEAT_NAMES[seat]} adds media support in {REGION_NAMES[region]}.")
+        f["left"] -= 1
+        if f["left"] == 0:
+            g.end()
+
+    def prompt(self, g, f, seat):
+        return (f"Advertising: place {f['left']} media support cube(s) in any region's advertising "
+                f"box (each removes an opposing cube first).")
+
+
+# --- B3 Positioning on Issues ----------------------------------------------------------------
+
+def _position_choices(g, f, seat) -> list:
+    banned = None
+    if g.options["restricted_positioning"] and f["card"] != "candidate":
+        banned = CARDS[f["card"]]["issue"]      # Optional rule: Restricted Positioning
+    out = []
+    for issue in ISSUES:
+        price = 1 if f["bought"].get(issue, 0) == 0 else 2
+        if issue != banned and price <= f["cp"]:
+            out.append(f"position {issue}")
+    return out
+
+
+def _end_positioning_if_spent(g) -> None:
+    f = g.top
+    if not _position_choices(g, f, f["seat"]):
+        g.end()
+
+
+@step
+class Positioning(Step):
+    name = "positioning"
+
+    def actions(self, g, f, seat):
+        return _position_choices(g, f, seat) + ["done"]
+
+    def do(self, g, f, seat, action):
+        if action == "done":
+            g.end()
+            return
+        issue = action.split()[1]
+        # B3: the first cube in an issue costs 1 CP, each further one in the same action 2 CP.
+        f["cp"] -= 1 if f["bought"].get(issue, 0) == 0 else 2
+        f["bought"][issue] = f["bought"].get(issue, 0) + 1
+        gain(g.s["issues"], issue, seat, 1)
+        g.note(f"{SEAT_NAMES[seat]} adds issue support in {ISSUE_NAMES[issue]}.")
+        _end_positioning_if_spent(g)
+
+    def prompt(self, g, f, seat):
+        return (f"Positioning: {f['cp']} CP left. The first cube in an issue costs 1 CP, each "
+                f"further cube in the same issue 2 CP.")

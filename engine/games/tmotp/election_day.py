@@ -1,0 +1,179 @@
+"""Election Day - Turn 9: bonus cubes, initiative, strategy cards, events, undecided states, tally."""
+from engine.core.protocol import Outcome
+
+from .bag import bag_size, initiative_check, support_checks
+from .board import electoral_votes, gain, leader, own
+from .data import CARDS, ISSUES, REGIONS, SEAT_NAMES, SEATS, STATES, other
+from .flow import Step, step, then
+
+LATE_RETURNS, EARLY_RETURNS, UNPLEDGED_ELECTORS, RECOUNT = 7, 32, 33, 90
+UNPLEDGED_STATES = ("AL", "LA", "MS")
+
+
+def election_day(g) -> None:
+    """1. Deposit Bonus Cubes, then 2. Determine Initiative."""
+    s = g.s
+    s["round"] = "election_day"
+    s["election"] = {"checks": [], "events": []}
+    for seat in SEATS:
+        media = sum(own(s["media"][r], seat) for r in REGIONS)
+        issues = sum(own(s["issues"][i], seat) for i in ISSUES)
+        bonus = media if g.gmt else 0       # GMT: bonus cubes equal to media support
+        momentum = s["momentum"][seat]
+        s["bag"][seat] += bonus + media + issues + 2 * momentum
+        s["momentum"][seat] = 0
+        g.note(f"Election Day: {SEAT_NAMES[seat]} puts {bonus + media + issues + 2 * momentum} cubes "
+               f"into the bag ({bonus} bonus, {media} media, {issues} issue, {2 * momentum} for "
+               f"{momentum} momentum).")
+    s["media"] = {r: 0 for r in REGIONS}
+    s["issues"] = {i: 0 for i in ISSUES}
+    initiative_check(g, then="election_day_strategy")
+
+
+@then
+def election_day_strategy(g, frame=None) -> None:
+    """3. Campaign Strategy: three support checks in the state of each strategy card, the
+    initiative player first; the bag is no longer refilled."""
+    s = g.s
+    s["no_reseed"] = True
+    first = s["initiative"]
+    for seat in (first, other(first)):
+        cards = s["strategy"][seat]
+        g.note(f"{SEAT_NAMES[seat]} reveals Campaign Strategy cards: "
+               + (", ".join(f"{CARDS[c]['name']} ({CARDS[c]['state']})" for c in cards) or "none") + ".")
+        s["election"]["checks"] += [[seat, CARDS[c]["state"], 3] for c in cards]
+    s["discard"] += s["strategy"]["kennedy"] + s["strategy"]["nixon"]
+    s["strategy"] = {x: [] for x in SEATS}
+    election_checks(g)
+
+
+@then
+def election_checks(g, frame=None) -> None:
+    queue = g.s["election"]["checks"]
+    if queue and bag_size(g) > 0:
+        seat, st, n = queue.pop(0)
+        support_checks(g, seat, n, "state", st, then="election_checks")
+        return
+    if queue:
+        g.note("The bag is empty: the remaining Election Day support checks are lost.")
+        queue.clear()
+    g.s["election"]["events"] = list(g.s["persistent"]["election_day"])
+    election_day_events(g)
+
+
+@then
+def election_day_events(g, frame=None) -> None:
+    """4. Election Day Events, in the order the initiative player chooses."""
+    pending = g.s["election"]["events"]
+    if len(pending) > 1:
+        g.call("election_day_event_order", then="election_day_events", seat=g.s["initiative"])
+    elif pending:
+        resolve_election_event(g, pending.pop(0))
+    else:
+        undecided_voters(g)
+
+
+@step
+class ElectionDayEventOrder(Step):
+    name = "election_day_event_order"
+
+    def actions(self, g, f, seat):
+        return [f"resolve {c}" for c in g.s["election"]["events"]]
+
+    def do(self, g, f, seat, action):
+        cid = int(action.split()[1])
+        g.s["election"]["events"].remove(cid)
+        g.s["stack"].pop()
+        resolve_election_event(g, cid)
+
+    def prompt(self, g, f, seat):
+        names = ", ".join(CARDS[c]["name"] for c in g.s["election"]["events"])
+        return f"Election Day Events: choose which to resolve next ({names})."
+
+
+def resolve_election_event(g, cid: int) -> None:
+    g.note(f"Election Day event: {CARDS[cid]['name']}.")
+    if cid == LATE_RETURNS:           # Kennedy draws 5 support checks for Illinois
+        support_checks(g, "kennedy", 5, "state", "IL", then="election_day_events")
+    elif cid == EARLY_RETURNS:        # the leader in Connecticut draws 5 checks for California
+        seat = leader(g.s["support"]["CT"])
+        if seat:
+            support_checks(g, seat, 5, "state", "CA", then="election_day_events")
+        else:
+            election_day_events(g)
+    elif cid == RECOUNT:              # Nixon draws 3 support checks in a state of his choice
+        g.call("recount", then="election_day_events", seat="nixon")
+    else:                             # Unpledged Electors acts at the Final Tally
+        election_day_events(g)
+
+
+@step
+class Recount(Step):
+    name = "recount"
+
+    def actions(self, g, f, seat):
+        return [f"recount {st}" for st in STATES]
+
+    def do(self, g, f, seat, action):
+        st = action.split()[1]
+        f["state"] = st
+        g.s["stack"].pop()
+        support_checks(g, "nixon", 3, "state", st, then=f["then"])
+
+    def prompt(self, g, f, seat):
+        return "Recount: choose the state for your three support checks."
+
+
+def undecided_voters(g) -> None:
+    """5. Endorsements and Undecided Voters: each empty state goes to the player with an
+    endorsement marker in its region, else to the player its edge shows."""
+    s = g.s
+    for st in sorted(STATES):
+        if s["support"][st] == 0:
+            seat = leader(s["endorsements"][STATES[st]["region"]]) or STATES[st]["edge"]
+            gain(s["support"], st, seat, 1)
+            g.note(f"{STATES[st]['name']} is empty and goes to {SEAT_NAMES[seat]}.")
+    final_tally(g)
+
+
+def unawarded_states(g) -> list:
+    """Unpledged Electors: AL, LA and MS that Kennedy leads with fewer than 4 support go to nobody."""
+    if UNPLEDGED_ELECTORS not in g.s["persistent"]["election_day"]:
+        return []
+    return [st for st in UNPLEDGED_STATES if 0 < own(g.s["support"][st], "kennedy") < 4]
+
+
+def final_tally(g) -> None:
+    """6. Final Tally, with the edition's tie-breaks."""
+    s = g.s
+    none = unawarded_states(g)
+    ev = {x: electoral_votes(s, x, none) for x in SEATS}
+    states = {x: sum(1 for st in STATES if st not in none and own(s["support"][st], x)) for x in SEATS}
+    cubes = {x: sum(own(v, x) for v in s["support"].values()) for x in SEATS}
+    if ev["kennedy"] != ev["nixon"]:
+        winner = max(SEATS, key=lambda x: ev[x])
+        reason = f"{SEAT_NAMES[winner]} wins {ev[winner]} electoral votes to {ev[other(winner)]}."
+    elif states["kennedy"] != states["nixon"]:
+        winner = max(SEATS, key=lambda x: states[x])
+        reason = (f"The electoral vote is tied at {ev['kennedy']}; the House of Representatives "
+                  f"chooses {SEAT_NAMES[winner]}, who won more states ({states[winner]}).")
+    elif g.gmt:
+        winner = max(SEATS, key=lambda x: cubes[x]) if cubes["kennedy"] != cubes["nixon"] else None
+        reason = ("Electoral votes and states won are tied; " +
+                  (f"{SEAT_NAMES[winner]} has more state support ({cubes[winner]})." if winner
+                   else "so is state support: the election is a draw."))
+    else:
+        winner = "kennedy"   # Z-Man: the House elects Kennedy for his lead in the denied states
+        reason = ("Electoral votes and states won are tied; the House elects Kennedy by virtue of "
+                  "his marginal lead in the states denied him by the electors.")
+    s["result"] = {"winner": winner, "reason": reason, "electoral_votes": ev, "states": states,
+                   "support": cubes, "unawarded": none}
+    s["round"] = "over"
+    g.note(f"Final Tally: Kennedy {ev['kennedy']}, Nixon {ev['nixon']}. {reason}")
+
+
+def final_outcome(g):
+    r = g.s["result"]
+    if r is None:
+        return None
+    return Outcome(r["winner"], r["reason"], dict(r["electoral_votes"]))

@@ -1,0 +1,164 @@
+"""Steps card events share: placing and removing state support, automatic placements."""
+from ..bag import support_checks
+from ..board import gain, lose, needs_support_check, own
+from ..data import CARDS, SEAT_NAMES, STATES, other
+from ..flow import Step, step, then
+
+
+def beneficiary(f) -> str:
+    """The seat an event benefits: the candidate it names, else whoever resolves it."""
+    icon = CARDS[f["card"]]["icon"]
+    return icon if icon in ("kennedy", "nixon") else f["by"]
+
+
+def place_support(g, seat: str, total: int, per_state: int, allowed=None, optional=True,
+                  then="event_continue") -> None:
+    """Let ``seat`` place up to ``total`` state support cubes, at most ``per_state`` in a state.
+
+    GMT: in states the opponent carries or occupies a support check is needed (unless media
+    support exempts), declared per state before drawing (Gaining State Support). Z-Man: never.
+    """
+    allowed = sorted(allowed if allowed is not None else STATES)
+    if total <= 0 or not allowed:
+        return
+    g.call("place_support", then=then, seat=seat, left=total,
+           per_state=per_state, allowed=allowed, placed={}, optional=optional,
+           card=g.top.get("card"))
+
+
+def _needs_check(g, seat, st) -> bool:
+    return g.gmt and needs_support_check(g.s, seat, st)
+
+
+@step
+class PlaceSupport(Step):
+    name = "place_support"
+
+    def actions(self, g, f, seat):
+        out = ["done"] if f["optional"] else []
+        for st in f["allowed"]:
+            room = min(f["per_state"] - f["placed"].get(st, 0), f["left"])
+            out += [f"support {st} {n}" for n in range(1, room + 1)]
+        return out
+
+    def do(self, g, f, seat, action):
+        words = action.split()
+        if words[0] == "done":
+            g.end()
+            return
+        st, n = words[1], int(words[2])
+        f["left"] -= n
+        if _needs_check(g, seat, st):
+            f["placed"][st] = f["per_state"]          # declared: no more cubes there
+            g.note(f"{SEAT_NAMES[seat]} declares {n} support in {STATES[st]['name']} with support checks.")
+            support_checks(g, seat, n, "state", st, then="place_support_continue")
+            return
+        f["placed"][st] = f["placed"].get(st, 0) + n
+        gain(g.s["support"], st, seat, n)
+        g.note(f"{SEAT_NAMES[seat]} adds {n} state support in {STATES[st]['name']}.")
+        place_support_continue(g)
+
+    def prompt(self, g, f, seat):
+        card = f" ({CARDS[f['card']]['name']})" if f.get("card") else ""
+        cap = f", at most {f['per_state']} per state" if f["per_state"] < 99 else ""
+        return (f"Place {'up to ' if f['optional'] else ''}{f['left']} state support cube(s){cap}"
+                f"{card}.")
+
+
+@then
+def place_support_continue(g, frame=None) -> None:
+    """After a placement or its support checks: end when nothing more can be placed."""
+    f = g.top
+    if f["left"] <= 0 or not [a for a in PlaceSupport().actions(g, f, f["seat"]) if a != "done"]:
+        g.end()
+
+
+def remove_support(g, chooser: str, target: str, total: int, per_state: int, allowed=None,
+                   then="event_continue") -> None:
+    """Let ``chooser`` remove up to ``total`` of ``target``'s state support cubes, at most
+    ``per_state`` from a state; losses are limited to what is on the board (Losing Support)."""
+    allowed = sorted(allowed if allowed is not None else STATES)
+    g.call("remove_support", then=then, seat=chooser, target=target,
+           left=total, per_state=per_state, allowed=allowed, taken={}, card=g.top.get("card"))
+    remove_support_continue(g)
+
+
+def _removable(g, f) -> list:
+    return [st for st in f["allowed"]
+            if own(g.s["support"][st], f["target"]) and f["taken"].get(st, 0) < f["per_state"]]
+
+
+@step
+class RemoveSupport(Step):
+    name = "remove_support"
+
+    def actions(self, g, f, seat):
+        return ["done"] + [f"remove {st}" for st in _removable(g, f)]
+
+    def do(self, g, f, seat, action):
+        if action == "done":
+            g.end()
+            return
+        st = action.split()[1]
+        lose(g.s["support"], st, f["target"], 1)
+        f["taken"][st] = f["taken"].get(st, 0) + 1
+        f["left"] -= 1
+        g.note(f"{SEAT_NAMES[seat]} removes a {SEAT_NAMES[f['target']]} support cube from "
+               f"{STATES[st]['name']}.")
+        remove_support_continue(g)
+
+    def prompt(self, g, f, seat):
+        return (f"Remove up to {f['left']} of {SEAT_NAMES[f['target']]}'s state support cubes, "
+                f"at most {f['per_state']} per state.")
+
+
+def remove_support_continue(g) -> None:
+    f = g.top
+    if f["left"] <= 0 or not _removable(g, f):
+        g.end()
+
+
+def auto_support(g, seat: str, states: list, then="event_continue") -> None:
+    """Place one support cube for ``seat`` in each of ``states`` (GMT: a check where needed)."""
+    g.call("auto_support", then=then, seat=seat, pending=sorted(states))
+    auto_support_continue(g)
+
+
+@step
+class AutoSupport(Step):
+    """A procedure frame: never waits for a decision itself."""
+
+    name = "auto_support"
+
+
+@then
+def auto_support_continue(g, frame=None) -> None:
+    f = g.top
+    while f["pending"]:
+        st = f["pending"].pop(0)
+        if _needs_check(g, f["seat"], st):
+            support_checks(g, f["seat"], 1, "state", st, then="auto_support_continue")
+            return
+        gain(g.s["support"], st, f["seat"], 1)
+        g.note(f"{SEAT_NAMES[f['seat']]} adds 1 state support in {STATES[st]['name']}.")
+    g.end()
+
+
+def move_token(g, seat: str, state: str) -> None:
+    g.s["tokens"][seat] = state
+    g.note(f"{SEAT_NAMES[seat]}'s candidate token moves to {STATES[state]['name']}.")
+
+
+def gain_momentum(g, seat: str, n: int = 1) -> None:
+    g.s["momentum"][seat] += n
+    g.note(f"{SEAT_NAMES[seat]} takes {n} momentum marker{'s' if n > 1 else ''}.")
+
+
+def lose_momentum(g, seat: str, n: int = 1) -> None:
+    k = min(n, g.s["momentum"][seat])
+    g.s["momentum"][seat] -= k
+    g.note(f"{SEAT_NAMES[seat]} loses {k} momentum marker{'s' if k != 1 else ''}.")
+
+
+__all__ = ["beneficiary", "place_support", "remove_support", "auto_support", "move_token",
+           "gain_momentum", "lose_momentum", "other", "lose"]

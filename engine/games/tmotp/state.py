@@ -1,0 +1,151 @@
+"""The state of a game of 1960: a plain JSON dict and the protocol around it."""
+from __future__ import annotations
+
+import json
+
+from engine.core.errors import OptionsError
+from engine.core.protocol import CHANCE, GameState
+from engine.core.stack import Machine
+
+from .data import CARDS, SEATS
+
+GAME_ID = "tmotp"
+EDITIONS = ("gmt", "zman")
+OPTION_DEFAULTS = {"edition": "gmt", "vp_cards": False, "restricted_positioning": False}
+
+# verb -> (fewest, most) words after it; tells a malformed action from an illegal one.
+VERBS = {
+    "deal": (2, 2), "draw": (1, 1), "endorsement": (1, 1), "start": (1, 1),
+    "play": (2, 3), "campaign": (2, 2), "position": (1, 1), "vp": (1, 1),
+    "trigger": (0, 0), "pass": (0, 0), "done": (0, 0), "travel": (1, 1), "media": (1, 1),
+    "swap": (2, 2), "momentum": (0, 0), "endorse": (1, 1), "strategy": (1, 2),
+    "debate": (1, 1), "first": (1, 1), "side": (1, 1), "support": (1, 2), "remove": (1, 2),
+    "resolve": (1, 1), "recount": (1, 1), "reveal": (1, 1),
+}
+
+
+def check_options(options: dict) -> dict:
+    """Return the full option set, or raise OptionsError naming what is wrong."""
+    unknown = set(options) - set(OPTION_DEFAULTS)
+    if unknown:
+        raise OptionsError(f"Unknown option(s) {', '.join(sorted(unknown))}; the options are "
+                           f"{', '.join(OPTION_DEFAULTS)}.")
+    out = {**OPTION_DEFAULTS, **options}
+    if out["edition"] not in EDITIONS:
+        raise OptionsError(f"Edition '{out['edition']}' does not exist; choose gmt or zman.")
+    for key in ("vp_cards", "restricted_positioning"):
+        if not isinstance(out[key], bool):
+            raise OptionsError(f"Option {key} is true or false.")
+    return out
+
+
+class TmotpState(Machine, GameState):
+    """A game of 1960: The Making of the President in progress."""
+
+    game_id = GAME_ID
+    seats = SEATS
+
+    def __init__(self, s: dict):
+        self.s = s
+
+    # --- protocol ---------------------------------------------------------------------------
+    @property
+    def seed(self):
+        return self.s["seed"]
+
+    @property
+    def options(self) -> dict:
+        return self.s["options"]
+
+    @property
+    def gmt(self) -> bool:
+        return self.s["options"]["edition"] == "gmt"
+
+    def log_length(self) -> int:
+        return len(self.s["log"])
+
+    def active(self) -> list:
+        if not self.s["stack"]:
+            return []
+        f = self.top
+        step = self.STEPS[f["step"]]
+        if step.chance:
+            return [CHANCE]
+        seats = step.seats(self, f)
+        if step.simultaneous:
+            done = f.get("commits", {})
+            return [x for x in seats if x not in done]
+        return list(seats)
+
+    def legal_actions(self, seat) -> list:
+        if not self.s["stack"]:
+            return []
+        f = self.top
+        step = self.STEPS[f["step"]]
+        if seat == CHANCE:
+            return sorted(a for a, _ in step.outcomes(self, f)) if step.chance else []
+        if step.chance or seat not in self.active():
+            return []
+        return sorted(step.actions(self, f, seat))
+
+    def chance_weights(self):
+        """Return (actions, weights) of the pending chance step."""
+        f = self.top
+        outs = self.STEPS[f["step"]].outcomes(self, f)
+        return [a for a, _ in outs], [w for _, w in outs]
+
+    def chance_outcomes(self) -> list:
+        if not self.s["stack"] or not self.STEPS[self.top["step"]].chance:
+            return []
+        actions, weights = self.chance_weights()
+        total = sum(weights)
+        return sorted((a, w / total) for a, w in zip(actions, weights))
+
+    def _do(self, seat, action: str) -> None:
+        f = self.top
+        step = self.STEPS[f["step"]]
+        self.s["log"].append([seat, action])
+        if step.simultaneous:
+            commits = f.setdefault("commits", {})
+            commits[seat] = action
+            if all(x in commits for x in step.seats(self, f)):
+                del f["commits"]
+                step.resolve(self, f, commits)
+        else:
+            step.do(self, f, seat, action)
+
+    def _known_verbs(self) -> dict:
+        return VERBS
+
+    def prompt(self, seat) -> str:
+        if not self.s["stack"]:
+            return "The game is over."
+        f = self.top
+        step = self.STEPS[f["step"]]
+        if seat is None or seat == CHANCE or seat not in self.active():
+            who = ", ".join(self.active())
+            return f"Waiting for {who}: {step.prompt(self, f, None)}"
+        return step.prompt(self, f, seat)
+
+    def view(self, seat) -> dict:
+        from .view import view
+        return view(self, seat)
+
+    def outcome(self):
+        from .election_day import final_outcome
+        return final_outcome(self) if not self.s["stack"] else None
+
+    def to_dict(self) -> dict:
+        return json.loads(json.dumps(self.s))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TmotpState":
+        return cls(json.loads(json.dumps(data)))
+
+    # --- small shared helpers -------------------------------------------------------------
+    def note(self, text: str) -> None:
+        """Record a public line of the game's history (what happened, in words)."""
+        self.s["notes"].append([len(self.s["log"]), text])
+
+    def card(self, cid: int) -> dict:
+        return CARDS[cid]

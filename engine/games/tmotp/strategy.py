@@ -1,0 +1,69 @@
+"""4. Campaign Strategy Phase: cards committed face down by both players at once, then Rest."""
+from itertools import combinations
+
+from .data import CARDS, SEAT_NAMES, SEATS
+from .effects import end_of_turn
+from .flow import Step, step
+
+
+def required(g) -> int:
+    """One card on turns 1-5, two on turns 7-8."""
+    return 1 if g.s["turn"] <= 5 else 2
+
+
+def campaign_strategy(g) -> None:
+    g.s["round"] = "campaign_strategy"
+    g.call("campaign_strategy", then="run_queue")
+
+
+def strategy_choices(g, seat: str) -> list:
+    """Return the legal sets of strategy cards; Gathering Momentum cards are not allowed.
+
+    Ruling: a hand with fewer allowed cards than required commits all it has (possibly none);
+    the rulebook only tells players to keep a valid card, and the game must go on.
+    """
+    allowed = [c for c in g.s["hands"][seat] if CARDS[c]["campaign_strategy_allowed"]]
+    k = min(required(g), len(allowed))
+    if k == 0:
+        return ["strategy none"]
+    return ["strategy " + " ".join(str(c) for c in combo) for combo in combinations(sorted(allowed), k)]
+
+
+@step
+class CampaignStrategy(Step):
+    name = "campaign_strategy"
+    simultaneous = True
+
+    def seats(self, g, f):
+        return list(SEATS)
+
+    def actions(self, g, f, seat):
+        return strategy_choices(g, seat)
+
+    def resolve(self, g, f, commits):
+        s = g.s
+        for seat in SEATS:
+            words = commits[seat].split()[1:]
+            chosen = [] if words == ["none"] else [int(w) for w in words]
+            for c in chosen:
+                s["hands"][seat].remove(c)
+            s["strategy"][seat] += chosen
+            s["discard"] += s["hands"][seat]        # the rest of the hand is discarded
+            s["hands"][seat] = []
+            s["bag"][seat] += s["rest"][seat]        # Step 2 - Rest
+            s["rest"][seat] = 0
+        g.note("Both players place their Campaign Strategy cards face down and put their rest "
+               "cubes into the bag.")
+        end_of_turn(g)
+        g.end()
+
+    def prompt(self, g, f, seat):
+        n = required(g)
+        return (f"Campaign Strategy: place {n} card{'s' if n > 1 else ''} face down for "
+                f"{'the Debates' if g.s['turn'] <= 5 else 'Election Day'}; the rest of your hand is "
+                f"discarded. Gathering Momentum cards are not allowed.")
+
+
+def describe_strategy(cards) -> str:
+    return ", ".join(CARDS[c]["name"] for c in cards)
+

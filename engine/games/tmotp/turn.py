@@ -1,0 +1,244 @@
+"""The normal sequence of play: Initiative Phase, five Activity Phases, and the end of a turn.
+
+A turn's remaining stages are a queue in the state (``s["queue"]``); each stage either finishes at
+once or pushes decision frames whose continuation is ``run_queue``.
+"""
+from .bag import deal, initiative_check
+from .data import CARDS, SEAT_NAMES, SEATS, VP_CARDS, other
+from .flow import Step, step, then
+
+MODES = ("campaign", "advertise", "position")
+
+
+def run_queue(g, frame=None) -> None:
+    """Run the turn's stages in order until one waits for a decision."""
+    from .stages import STAGES
+    while g.s["queue"]:
+        before = len(g.s["stack"])
+        name = g.s["queue"].pop(0)
+        STAGES[name](g)
+        if len(g.s["stack"]) > before or not g.s["stack"] and g.s["result"]:
+            return
+
+
+then(run_queue)
+
+
+def start_turn(g) -> None:
+    """Advance the turn marker and queue the turn's sequence of play."""
+    s = g.s
+    s["turn"] += 1
+    s["phase"] = 0
+    if s["turn"] == 6:
+        s["queue"] = ["debates"]
+    elif s["turn"] == 9:
+        s["queue"] = ["election_day"]
+    else:
+        s["round"] = "initiative"
+        s["queue"] = ["new_cards", "initiative", "activity", "momentum_phase", "campaign_strategy",
+                      "next_turn"]
+    g.note(f"Turn {s['turn']} begins.")
+    run_queue(g)
+
+
+def new_cards(g) -> None:
+    """Deal 6 cards each on turns 1-5 and 7 on turns 7-8 (Initiative Phase, New Cards)."""
+    n = 6 if g.s["turn"] <= 5 else 7
+    seats = [x for x in SEATS for _ in range(max(0, n - len(g.s["hands"][x])))]
+    deal(g, seats, then="run_queue")
+
+
+def initiative(g) -> None:
+    initiative_check(g, then="choose_start")
+
+
+@then
+def choose_start(g, frame) -> None:
+    g.call("choose_start_player", then="run_queue", seat=g.s["initiative"])
+
+
+@step
+class ChooseStartPlayer(Step):
+    name = "choose_start_player"
+
+    def actions(self, g, f, seat):
+        return [f"start {x}" for x in SEATS]
+
+    def do(self, g, f, seat, action):
+        g.s["start_player"] = action.split()[1]
+        g.note(f"{SEAT_NAMES[seat]} chooses {SEAT_NAMES[g.s['start_player']]} to play first this turn.")
+        g.end()
+
+    def prompt(self, g, f, seat):
+        return "You have the initiative: choose who plays first in each Activity Phase this turn."
+
+
+# --- Activity Phases -------------------------------------------------------------------------
+
+def activity(g) -> None:
+    """Five Activity Phases: each phase both play one card, the start player first."""
+    g.s["round"] = "activity"
+    g.s["phase"] = 1
+    g.s["acting"] = 0
+    g.call("activity", then="run_queue", seat=g.s["start_player"])
+
+
+def next_play(g, frame=None) -> None:
+    """Hand the play to the next player, or end the Activity Phases after the fifth."""
+    s = g.s
+    s["acting"] += 1
+    if s["acting"] == 2:
+        s["acting"] = 0
+        s["phase"] += 1
+    f = g.top
+    if s["phase"] > 5:
+        g.end()
+        return
+    f["seat"] = s["start_player"] if s["acting"] == 0 else other(s["start_player"])
+    f.pop("vp_card", None)
+
+
+then(next_play)
+
+
+def can_spend_momentum(g, seat: str, n: int) -> bool:
+    from .effects import momentum_banned
+    return g.s["momentum"][seat] >= n and not momentum_banned(g, seat)
+
+
+def play_actions(g, seat: str, cards: list, allow_vp: bool) -> list:
+    """Return the legal ways for ``seat`` to play a card now (A, B, C and the VP optional rule)."""
+    from .effects import campaign_momentum_cost, event_momentum_cost
+    from .events import event_playable
+    out = []
+    camp_cost = campaign_momentum_cost(g, seat)
+    ev_cost = event_momentum_cost(g, seat)
+    for c in cards:
+        if event_playable(g, c) and can_spend_momentum(g, seat, ev_cost):
+            out.append(f"play {c} event")
+        preempt_cost = preempt_price(g, seat)
+        triggerable = event_playable(g, c)
+        for mode in MODES:
+            cost = camp_cost if mode == "campaign" else 0
+            if cost == 0 or can_spend_momentum(g, seat, cost):
+                out.append(f"play {c} {mode}")
+                if triggerable and can_spend_momentum(g, seat, cost + preempt_cost):
+                    out.append(f"play {c} {mode} preempt")
+    if not g.s["exhausted"][seat] and allow_vp:
+        for mode in MODES:
+            cost = camp_cost if mode == "campaign" else 0
+            if cost == 0 or can_spend_momentum(g, seat, cost):
+                out.append(f"play candidate {mode}")
+    if allow_vp and g.s["vp_available"][seat]:
+        out += [f"vp {c}" for c in cards if CARDS[c]["icon"] == seat]
+    return out or ["pass"]
+
+
+def preempt_price(g, seat: str) -> int:
+    from .effects import preempt_cost
+    return preempt_cost(g, seat)
+
+
+@step
+class Activity(Step):
+    name = "activity"
+
+    def actions(self, g, f, seat):
+        if "vp_card" in f:
+            return play_actions(g, seat, [f["vp_card"]], allow_vp=False)
+        return play_actions(g, seat, g.s["hands"][seat], allow_vp=True)
+
+    def do(self, g, f, seat, action):
+        words = action.split()
+        if words[0] == "pass":
+            g.note(f"{SEAT_NAMES[seat]} has no card to play and passes.")
+            next_play(g)
+            return
+        if words[0] == "vp":
+            discard = int(words[1])
+            g.s["hands"][seat].remove(discard)
+            g.s["discard"].append(discard)
+            g.s["vp_available"][seat] = False
+            f["vp_card"] = VP_CARDS[seat]
+            g.note(f"{SEAT_NAMES[seat]} discards {CARDS[discard]['name']} to play his Vice President "
+                   f"card, {CARDS[VP_CARDS[seat]]['name']}.")
+            return
+        play_card(g, seat, words[1], words[2], len(words) == 4)
+
+    def prompt(self, g, f, seat):
+        return (f"Turn {g.s['turn']}, Activity Phase {g.s['phase']}: play a card as an event, "
+                f"for campaign points, or your candidate card.")
+
+
+def play_card(g, seat: str, which: str, mode: str, preempt: bool) -> None:
+    """Play a card (A: as an event, B: for CP, C: the candidate card); rest cubes always go to
+    the player who played it."""
+    from .campaign_points import start_cp_action
+    from .effects import campaign_momentum_cost, event_momentum_cost, on_card_played
+    from .events import run_event
+    s = g.s
+    f = g.top
+    if which == "candidate":
+        cid, name, rest = "candidate", f"his candidate card", 0
+    else:
+        cid = int(which)
+        if f.get("vp_card") == cid:
+            f.pop("vp_card")
+        else:
+            s["hands"][seat].remove(cid)
+        name, rest = CARDS[cid]["name"], CARDS[cid]["rest"]
+    s["rest"][seat] += rest
+    on_card_played(g, seat, mode)
+    if mode == "event":
+        s["momentum"][seat] -= event_momentum_cost(g, seat)
+        g.note(f"{SEAT_NAMES[seat]} plays {name} as an event.")
+        run_event(g, cid, by=seat, then="next_play")
+        return
+    cost = campaign_momentum_cost(g, seat) if mode == "campaign" else 0
+    if preempt:
+        cost += preempt_price(g, seat)
+    s["momentum"][seat] -= cost
+    g.note(f"{SEAT_NAMES[seat]} plays {name} for campaign points ({mode})"
+           + (", preempting its event" if preempt else "") + ".")
+    start_cp_action(g, seat, cid, mode, preempt)
+
+
+@then
+def after_cp_play(g, frame) -> None:
+    """After a card played for CP resolves, the opponent may trigger its event (Triggering Events)."""
+    from .events import event_playable
+    cid, seat = frame["card"], frame["seat"]
+    if cid == "candidate":
+        g.s["exhausted"][seat] = True
+        next_play(g)
+        return
+    opp = other(seat)
+    if not frame["preempt"] and event_playable(g, cid) and can_spend_momentum(g, opp, 1):
+        g.call("trigger", then="next_play", seat=opp, card=cid)
+        return
+    g.s["discard"].append(cid)
+    next_play(g)
+
+
+@step
+class Trigger(Step):
+    name = "trigger"
+
+    def actions(self, g, f, seat):
+        return ["trigger", "pass"]
+
+    def do(self, g, f, seat, action):
+        from .events import run_event
+        cid = f["card"]
+        if action == "pass":
+            g.s["discard"].append(cid)
+            g.end()
+            return
+        g.s["momentum"][seat] -= 1
+        g.note(f"{SEAT_NAMES[seat]} spends a momentum marker to trigger {CARDS[cid]['name']}.")
+        g.s["stack"].pop()                       # the trigger frame; resume at the play's end
+        run_event(g, cid, by=seat, then=f.get("then"))
+
+    def prompt(self, g, f, seat):
+        return (f"Your opponent played {CARDS[f['card']]['name']} for campaign points: spend a "
+                f"momentum marker to trigger its event, or pass.")

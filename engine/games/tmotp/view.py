@@ -1,0 +1,82 @@
+"""What a seat may see: ``view(state, seat)``; ``seat=None`` is the spectators' view.
+
+Hidden: the opponent's hand (a count, unless an event revealed it), the order and contents of
+the decks (counts), face-down Campaign Strategy cards (counts), debate cards and Campaign Strategy
+choices committed but not yet revealed, and the cards dealt to the opponent in the log.
+Public: the board, the bag, momentum, the discard pile and cards removed or in play.
+"""
+from engine.core.protocol import CHANCE
+
+from .board import carries, leader
+from .data import SEATS
+
+
+def _redact(seat, entry, sealed: bool):
+    """Return a log entry as ``seat`` may see it; ``sealed`` marks a commitment not yet revealed."""
+    who, action = entry
+    words = action.split()
+    if who == CHANCE and words[0] == "deal" and words[1] != seat:
+        return [who, f"deal {words[1]}"]
+    if who != seat and words[0] == "strategy":
+        return [who, "strategy (face down)"]
+    if who != seat and sealed:
+        return [who, f"{words[0]} (sealed)"]
+    return [who, action]
+
+
+def view(g, seat) -> dict:
+    s = g.s
+    top = s["stack"][-1] if s["stack"] else None
+    commits = (top or {}).get("commits", {})
+    hands = {}
+    for x in SEATS:
+        if x == seat or s["revealed_hands"][x]:
+            hands[x] = list(s["hands"][x])
+    out = {
+        "game": s["game"], "options": dict(s["options"]), "seat": seat,
+        "turn": s["turn"], "phase": s["phase"], "round": s["round"],
+        "active": g.active(), "prompt": g.prompt(seat),
+        "legal_actions": g.legal_actions(seat) if seat in g.active() else [],
+        "initiative": s["initiative"], "start_player": s["start_player"],
+        "states": {st: {"support": abs(v), "leader": leader(v),
+                        "carried": bool(v) and carries(s, leader(v), st)}
+                   for st, v in s["support"].items()},
+        "media": {r: {"cubes": abs(v), "leader": leader(v)} for r, v in s["media"].items()},
+        "endorsements": {r: {"markers": abs(v), "leader": leader(v)} for r, v in s["endorsements"].items()},
+        "issue_track": list(s["issue_track"]),
+        "issues": {i: {"cubes": abs(v), "leader": leader(v)} for i, v in s["issues"].items()},
+        "tokens": dict(s["tokens"]), "momentum": dict(s["momentum"]), "bag": dict(s["bag"]),
+        "rest": dict(s["rest"]), "exhausted": dict(s["exhausted"]),
+        "vp_available": dict(s["vp_available"]),
+        "hand_sizes": {x: len(s["hands"][x]) for x in SEATS},
+        "hands": hands,
+        "strategy_counts": {x: len(s["strategy"][x]) for x in SEATS},
+        "strategy": {seat: list(s["strategy"][seat])} if seat in SEATS else {},
+        "deck_count": len(s["deck"]), "discard": list(s["discard"]), "removed": list(s["removed"]),
+        "endorsement_deck_count": len(s["endorsement_deck"]),
+        "persistent": {k: list(v) for k, v in s["persistent"].items()},
+        "effects": list(s["effects"]),
+        "committed": sorted(commits),
+        "my_commitment": commits.get(seat),
+        "debate": _debate_view(s, seat),
+        "result": s["result"],
+        "log": [_redact(seat, e, i >= len(s["log"]) - len(commits)) for i, e in enumerate(s["log"])],
+        "notes": [text for _, text in s["notes"]],
+    }
+    if top and top.get("step") in ("place_support", "remove_support", "campaigning", "positioning",
+                                    "advertising", "debate_award"):
+        out["decision"] = {k: v for k, v in top.items() if k not in ("then", "commits")}
+    return out
+
+
+def _debate_view(s, seat):
+    d = s["debate"]
+    if d is None:
+        return None
+    return {
+        "tiles": d["tiles"], "awarded": d["awarded"],
+        "cards_left": {x: len(d["cards"][x]) for x in SEATS},
+        "my_cards": list(d["cards"][seat]) if seat in SEATS else [],
+        "revealed": dict(d["revealed"]),
+    }
+

@@ -1,0 +1,33 @@
+"""Flask application factory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask, jsonify
+from sqlalchemy.exc import SQLAlchemyError
+
+from server import __version__, config, db
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Return a configured Flask app; test_config overrides the environment."""
+    app = Flask(__name__)
+    app.config.from_mapping(config.from_env())
+    if test_config:
+        app.config.from_mapping(test_config)
+    Path(app.config["VAR_DIR"]).mkdir(parents=True, exist_ok=True)
+
+    db.init_app(app)
+
+    @app.get("/healthz")
+    def healthz():
+        # Checks the database too: a web process that cannot reach it is not healthy.
+        try:
+            db.ping(db.get_engine())
+        except SQLAlchemyError as exc:
+            return jsonify(status="error", version=__version__, database=str(exc)), 503
+        return jsonify(status="ok", version=__version__, database="ok")
+
+    return app

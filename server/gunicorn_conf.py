@@ -1,0 +1,14 @@
+"""Gunicorn settings for the `web` process: gunicorn -c python:server.gunicorn_conf."""
+
+import os
+
+from server import config as _config
+
+_cfg = _config.from_env()
+
+bind = f"{os.environ.get('WHISTLESTOP_HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
+workers = int(os.environ.get("WHISTLESTOP_WEB_WORKERS", "2"))
+accesslog = "-"
+# Newer gunicorns open a control socket, by default one per user in ~/.gunicorn; keep ours
+# beside the other runtime files so that two servers (a test and a dev run) never share it.
+control_socket = os.path.join(_cfg["VAR_DIR"], "gunicorn.ctl")

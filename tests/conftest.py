@@ -1,0 +1,48 @@
+"""Fixtures shared by the server and worker tests (the engine tests keep their own)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def whistlestop_env(tmp_path: Path) -> dict[str, str]:
+    """Return os.environ with every WHISTLESTOP_* path pointed into tmp_path."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WHISTLESTOP_")}
+    env.update(
+        WHISTLESTOP_VAR_DIR=str(tmp_path / "var"),
+        WHISTLESTOP_DATABASE_URL=f"sqlite:///{tmp_path / 'test.db'}",
+        WHISTLESTOP_BROKER_URL="filesystem://",
+        WHISTLESTOP_BROKER_DIR=str(tmp_path / "broker"),
+        WHISTLESTOP_RESULT_BACKEND=f"db+sqlite:///{tmp_path / 'results.db'}",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def stop_process(proc: subprocess.Popen, timeout: float = 15) -> None:
+    """Terminate a process started with start_new_session=True, and its children."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(5)
