@@ -15,7 +15,7 @@ OPTION_DEFAULTS = {"edition": "gmt", "vp_cards": False, "restricted_positioning"
 
 # verb -> (fewest, most) words after it; tells a malformed action from an illegal one.
 VERBS = {
-    "deal": (2, 2), "draw": (1, 1), "endorsement": (1, 1), "start": (1, 1),
+    "deal": (2, 2), "draw": (1, 1), "endorsement": (0, 1), "start": (1, 1),
     "play": (2, 3), "campaign": (2, 2), "position": (1, 1), "vp": (1, 1),
     "trigger": (0, 0), "pass": (0, 0), "done": (0, 0), "travel": (1, 1), "media": (1, 1),
     "swap": (2, 2), "momentum": (0, 0), "endorse": (1, 1), "strategy": (1, 2),
@@ -116,6 +116,10 @@ class TmotpState(Machine, GameState):
 
     def _known_verbs(self) -> dict:
         return VERBS
+
+    def why_illegal(self, seat, action, legal) -> str:
+        from .reasons import why_illegal
+        return why_illegal(self, seat, action) or super().why_illegal(seat, action, legal)
 
     def prompt(self, seat) -> str:
         if not self.s["stack"]:
