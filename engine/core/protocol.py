@@ -81,6 +81,8 @@ class GameState:
             raise IllegalAction(f"There is no seat '{seat}' in this game; the seats are "
                                 f"{', '.join(self.seats)}.")
         legal = self.legal_actions(seat)
+        if action in legal:
+            return action
         folded = action.casefold()
         for candidate in legal:
             if candidate.casefold() == folded:

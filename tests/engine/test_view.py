@@ -1,0 +1,66 @@
+"""view(seat): own hand, counts for what is hidden, revealed hands, sealed commitments."""
+import json
+
+from engine.core import CHANCE, advance_chance, new_game
+
+
+def opening(seed=11):
+    g = new_game("tmotp", seed=f"secret-seed-{seed}")
+    advance_chance(g)
+    return g
+
+
+def test_own_hand_shown_opponent_hand_counted():
+    g = opening()
+    v = g.view("kennedy")
+    assert v["hands"] == {"kennedy": g.s["hands"]["kennedy"]}
+    assert v["hand_sizes"] == {"kennedy": 6, "nixon": 6}
+    assert v["deck_count"] == len(g.s["deck"])
+    assert "deck" not in v
+
+
+def test_spectator_sees_no_hand():
+    g = opening()
+    v = g.view(None)
+    assert v["hands"] == {}
+    assert v["hand_sizes"] == {"kennedy": 6, "nixon": 6}
+
+
+def test_a_revealed_hand_is_shown_to_the_opponent():
+    g = opening()
+    g.s["revealed_hands"]["kennedy"] = True      # e.g. Opposition Research
+    assert g.view("nixon")["hands"]["kennedy"] == g.s["hands"]["kennedy"]
+
+
+def test_seed_never_in_a_view():
+    g = opening()
+    for seat in ("kennedy", "nixon", None):
+        assert "secret-seed" not in json.dumps(g.view(seat))
+
+
+def test_dealt_cards_redacted_in_the_opponents_log():
+    g = opening()
+    deals = [a for who, a in g.view("nixon")["log"] if who == CHANCE and a.startswith("deal")]
+    assert "deal kennedy" in deals
+    assert all(a == "deal kennedy" or a.startswith("deal nixon ") for a in deals)
+
+
+def test_sealed_strategy_commitment_hidden_until_both_commit():
+    g = opening()
+    g.apply(g.active()[0], "start kennedy")
+    while g.top["step"] != "campaign_strategy":       # play every card for CP, then stop
+        seat = g.active()[0]
+        if seat == CHANCE:
+            advance_chance(g)
+            continue
+        legal = g.legal_actions(seat)
+        pick = next((a for a in legal if a.endswith(" advertise")), None) or \
+            next((a for a in legal if a.startswith("media") or a == "pass" or a == "done"), legal[0])
+        g.apply(seat, pick)
+    card = g.legal_actions("kennedy")[0]
+    g.apply("kennedy", card)
+    nixon_view = g.view("nixon")
+    assert nixon_view["committed"] == ["kennedy"]
+    assert nixon_view["my_commitment"] is None
+    assert card not in json.dumps(nixon_view["log"][-1])
+    assert g.view("kennedy")["my_commitment"] == card
