@@ -15,8 +15,8 @@ CATHOLIC_SUPPORT, HERB_KLEIN = 43, 86
 SOUTH_ENDORSEMENT, MAJOR_ENDORSEMENT = 7, 13
 
 
-def sample_turn(upto=None):
-    g = game("gmt")
+def sample_turn(upto=None, edition="gmt"):
+    g = game(edition)
     deal_hands(g, [NIXONS_PLEDGE, NIXONS_KNEE, HARRY_BYRD, GM_WEST, PR_BISHOPS, CATHOLIC_SUPPORT],
                [HEARTLAND, NEW_ENGLAND, SOUTHERN_REVOLT, GAFFE, HARVARD, HERB_KLEIN])
     # Initiative: one blue and one red, then a second blue: Kennedy; he makes Nixon play first.
@@ -169,3 +169,21 @@ def test_momentum_phase_and_campaign_strategy():
     assert g.s["bag"] == {"kennedy": bag_before["kennedy"] + 3, "nixon": bag_before["nixon"] + 3}
     assert g.s["effects"] == []                            # Nixon's Pledge and Knee end
     assert g.s["turn"] == 2
+
+
+def test_zman_momentum_phase_awards_before_the_shift():
+    """The Z-Man sample: awards come first (Civil Rights third, Economy second), issue support
+    decays, and only then does Nixon shift, moving Economy up to the top."""
+    g = sample_turn(upto=5, edition="zman")
+    assert g.s["bag"]["kennedy"] == 10 - 2 - 2            # Z-Man bag: 10 cubes each
+    assert g.s["momentum"] == {"kennedy": 2, "nixon": 0}  # Civil Rights (third): Kennedy +1
+    act(g, "kennedy", "endorsement")                      # Economy (second): an endorsement
+    g.apply("chance", f"endorsement {SOUTH_ENDORSEMENT}")
+    assert g.s["momentum"]["nixon"] == 1                  # Defense (first): Nixon +1 and a card
+    g.apply("chance", f"endorsement {MAJOR_ENDORSEMENT}")
+    act(g, "nixon", "endorse south")
+    assert g.s["endorsements"]["south"] == 0
+    assert g.s["issues"] == {"defense": 0, "economy": 0, "civil_rights": 0}
+    assert g.active() == ["nixon"]                        # the issue shift comes last
+    act(g, "nixon", "swap defense economy")
+    assert g.s["issue_track"] == ["economy", "defense", "civil_rights"]
