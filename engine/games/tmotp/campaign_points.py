@@ -70,7 +70,7 @@ class Campaigning(Step):
     def prompt(self, g, f, seat):
         return (f"Campaigning: {f['cp']} CP left. Spend 1 CP per state support cube in your region "
                 f"and 1 CP per regional boundary crossed; your token is in "
-                f"{STATES[g.s['tokens'][seat]]['name']}.")
+                f"{STATES[g.s['tokens'][f['seat']]]['name']}.")
 
 
 @then

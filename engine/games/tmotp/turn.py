@@ -114,7 +114,7 @@ def play_actions(g, seat: str, cards: list, allow_vp: bool) -> list:
     camp_cost = campaign_momentum_cost(g, seat)
     ev_cost = event_momentum_cost(g, seat)
     for c in cards:
-        if event_playable(g, c) and can_spend_momentum(g, seat, ev_cost):
+        if event_playable(g, c) and (ev_cost == 0 or can_spend_momentum(g, seat, ev_cost)):
             out.append(f"play {c} event")
         preempt_cost = preempt_price(g, seat)
         triggerable = event_playable(g, c)
