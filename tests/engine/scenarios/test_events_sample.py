@@ -7,7 +7,7 @@ import pytest
 
 from engine.core import CHANCE
 from engine.core.errors import IllegalAction
-from engine.games.tmotp.events import cards as event_cards
+from engine.games.tmotp import events as event_table
 
 from .helpers import EDITIONS, draws, end_turn, force, last_activity_phase, setup, start, step
 
@@ -39,7 +39,7 @@ def playable_stand_ins(monkeypatch):
     """Make Baptist Ministers (9), Norman Vincent Peale (73) and Eisenhower's Silence (74)
     playable events if they are not built yet (the real handlers are kept if they are)."""
     for cid in (9, 73, 74):
-        monkeypatch.setitem(event_cards.EVENTS, cid, event_cards.EVENTS.get(cid, (_noop,)))
+        monkeypatch.setitem(event_table.EVENTS, cid, event_table.EVENTS.get(cid, (_noop,)))
 
 
 # --- 71 Heartland of America -----------------------------------------------------------------

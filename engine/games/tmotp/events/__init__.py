@@ -6,7 +6,9 @@ frame whose continuation ``event_continue`` runs the next stage). Whoever resolv
 """
 from ..data import CARDS, SEAT_NAMES
 from ..flow import Step, step, then
-from .cards import EVENTS
+from .cards import EVENTS as _SAMPLE_EVENTS
+
+EVENTS = {**_SAMPLE_EVENTS}
 
 
 def event_playable(g, cid) -> bool:
