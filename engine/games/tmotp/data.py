@@ -18,6 +18,18 @@ def _load(name):
     return json.loads(resources.files(__package__).joinpath("data", f"{name}.json").read_text("utf-8"))
 
 
+def _load_rulings() -> dict:
+    """Card rulings, one JSON file per event module in data/rulings/, keyed by card id."""
+    out = {}
+    for entry in sorted(resources.files(__package__).joinpath("data", "rulings").iterdir(),
+                        key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            for k, v in json.loads(entry.read_text("utf-8")).items():
+                _check(int(k) not in out, f"two rulings for card {k}")
+                out[int(k)] = v
+    return out
+
+
 def _check(cond, msg):
     if not cond:
         raise DataError(msg)
@@ -53,7 +65,7 @@ for _c in CARDS.values():
 ENDORSEMENTS = {e["id"]: e for e in _load("endorsements")}
 _check(len(ENDORSEMENTS) == 16, "16 endorsement cards")
 CANDIDATES = {c["seat"]: c for c in _load("candidates")}
-RULINGS = {int(k): v for k, v in _load("rulings").items()}
+RULINGS = _load_rulings()
 _check(all(k in CARDS for k in RULINGS), "rulings name unknown cards")
 
 STATES_BY_REGION = {r: tuple(sorted(c for c, s in STATES.items() if s["region"] == r)) for r in REGIONS}

@@ -20,7 +20,9 @@ VERBS = {
     "trigger": (0, 0), "pass": (0, 0), "done": (0, 0), "travel": (1, 1), "media": (1, 1),
     "swap": (2, 2), "momentum": (0, 0), "endorse": (1, 1), "strategy": (1, 2),
     "debate": (1, 1), "first": (1, 1), "side": (1, 1), "support": (1, 2), "remove": (1, 2),
-    "resolve": (1, 1), "recount": (1, 1), "reveal": (1, 1),
+    "resolve": (1, 1), "recount": (1, 1), "reveal": (2, 2),
+    # choices inside card events
+    "choose": (1, 1), "discard": (1, 7), "take": (1, 1), "order": (3, 3),
 }
 
 

@@ -6,9 +6,19 @@ frame whose continuation ``event_continue`` runs the next stage). Whoever resolv
 """
 from ..data import CARDS, SEAT_NAMES
 from ..flow import Step, step, then
-from .cards import EVENTS as _SAMPLE_EVENTS
+from . import card_flow, cards, issue_events, support_events, turn_effects
 
-EVENTS = {**_SAMPLE_EVENTS}
+
+def _merge(*modules) -> dict:
+    table = {}
+    for module in modules:
+        for cid, stages in module.EVENTS.items():
+            assert cid not in table, f"card {cid} has two event handlers"
+            table[cid] = stages
+    return table
+
+
+EVENTS = _merge(cards, turn_effects, card_flow, support_events, issue_events)
 
 
 def event_playable(g, cid) -> bool:

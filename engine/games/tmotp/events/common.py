@@ -162,3 +162,78 @@ def lose_momentum(g, seat: str, n: int = 1) -> None:
 
 __all__ = ["beneficiary", "place_support", "remove_support", "auto_support", "move_token",
            "gain_momentum", "lose_momentum", "other", "lose"]
+
+
+# --- generic choices inside events -------------------------------------------------------------
+
+def choose(g, seat: str, options, key: str, prompt: str, then="event_continue") -> None:
+    """Ask ``seat`` to pick one of ``options`` (``choose OPTION``); the answer is stored in the
+    calling frame (the event's) under ``key`` before its next stage runs.
+
+    With a single option nothing is asked: it is stored at once.
+    """
+    options = [str(o) for o in options]
+    if len(options) == 1:
+        g.top[key] = options[0]
+        return
+    g.call("choose", then=then, seat=seat, options=options, key=key, text=prompt)
+
+
+@step
+class Choose(Step):
+    name = "choose"
+
+    def actions(self, g, f, seat):
+        return [f"choose {o}" for o in f["options"]]
+
+    def do(self, g, f, seat, action):
+        g.s["stack"][-2][f["key"]] = action.split()[1]
+        g.end()
+
+    def prompt(self, g, f, seat):
+        return f["text"]
+
+
+def place_media(g, seat: str, n: int, then="event_continue") -> None:
+    """Let ``seat`` place ``n`` media support cubes in advertising boxes of his choice."""
+    if n > 0:
+        g.call("advertising", then=then, seat=seat, left=n, card=g.top.get("card"))
+
+
+def move_issue(g, issue: str, places: int) -> None:
+    """Move an issue up ``places`` positions on the Issues Track (no further than first)."""
+    track = g.s["issue_track"]
+    i = track.index(issue)
+    j = max(0, i - places)
+    track.insert(j, track.pop(i))
+    from ..data import ISSUE_NAMES
+    g.note(f"{ISSUE_NAMES[issue]} climbs to position {j + 1} on the Issues Track.")
+
+
+def gain_issue(g, seat: str, issue: str, n: int) -> None:
+    """Give ``seat`` n issue support cubes in ``issue`` (opposing cubes are removed first)."""
+    from ..data import ISSUE_NAMES
+    gain(g.s["issues"], issue, seat, n)
+    g.note(f"{SEAT_NAMES[seat]} gains {n} issue support in {ISSUE_NAMES[issue]}.")
+
+
+def lose_issue(g, seat: str, issue: str, n: int) -> int:
+    """Take up to n of ``seat``'s issue support cubes from ``issue``; return how many."""
+    from ..data import ISSUE_NAMES
+    k = lose(g.s["issues"], issue, seat, n)
+    if k:
+        g.note(f"{SEAT_NAMES[seat]} loses {k} issue support in {ISSUE_NAMES[issue]}.")
+    return k
+
+
+def add_support(g, seat: str, state: str, n: int, then="event_continue") -> None:
+    """An event gives ``seat`` n state support in one named state. GMT: where the opponent carries
+    or occupies it (and no media exempts), the n cubes are n support checks (Gaining State Support)."""
+    if n <= 0:
+        return
+    if _needs_check(g, seat, state):
+        g.note(f"{SEAT_NAMES[seat]} makes {n} support check(s) in {STATES[state]['name']}.")
+        support_checks(g, seat, n, "state", state, then=then)
+        return
+    gain(g.s["support"], state, seat, n)
+    g.note(f"{SEAT_NAMES[seat]} adds {n} state support in {STATES[state]['name']}.")
