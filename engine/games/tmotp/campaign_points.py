@@ -6,11 +6,15 @@ from .effects import campaign_barred, cp_value, free_travel, support_check_neede
 from .flow import Step, step, then
 
 
-def start_cp_action(g, seat: str, cid, mode: str, preempt: bool) -> None:
-    cp = cp_value(g, seat, cid, mode)
-    common = {"then": "after_cp_play", "seat": seat, "card": cid, "preempt": preempt, "cp": cp}
+def start_cp_action(g, seat: str, cid, mode: str, preempt: bool, then="after_cp_play", cp=None,
+                    max_per_state=None) -> None:
+    """Start a CP action; ``cp`` overrides the card's value (events that grant CP), and
+    ``max_per_state`` caps the CP spent in any one state while Campaigning (Whistlestop)."""
+    if cp is None:
+        cp = cp_value(g, seat, cid, mode)
+    common = {"then": then, "seat": seat, "card": cid, "preempt": preempt, "cp": cp}
     if mode == "campaign":
-        g.call("campaigning", declared=[], **common)
+        g.call("campaigning", declared=[], spent={}, max_per_state=max_per_state, **common)
     elif mode == "advertise":
         g.call("advertising", left=0, **common)
         support_checks(g, seat, cp, "media", then="advertising_hits")
@@ -38,6 +42,8 @@ class Campaigning(Step):
                 continue
             if info["zone"] != token_zone and avail >= 0:
                 out.append(f"travel {st}")
+            if f.get("max_per_state"):
+                avail = min(avail, f["max_per_state"] - f["spent"].get(st, 0))
             if avail >= 1 and st not in f["declared"] and not campaign_barred(g, seat, st):
                 out += [f"campaign {st} {n}" for n in range(1, avail + 1)]
         return out
@@ -57,6 +63,8 @@ class Campaigning(Step):
             return
         n = int(words[2])
         f["cp"] -= n
+        if "spent" in f:
+            f["spent"][st] = f["spent"].get(st, 0) + n
         if support_check_needed(g, seat, st):
             # B1: declare the CP spent in a state needing support checks, then draw that many.
             f["declared"].append(st)
@@ -112,7 +120,7 @@ class Advertising(Step):
 
 def _position_choices(g, f, seat) -> list:
     banned = None
-    if g.options["restricted_positioning"] and f["card"] != "candidate":
+    if g.options["restricted_positioning"] and f["card"] in CARDS and not f.get("from_event"):
         banned = CARDS[f["card"]]["issue"]      # Optional rule: Restricted Positioning
     out = []
     for issue in ISSUES:

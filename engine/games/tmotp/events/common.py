@@ -74,11 +74,11 @@ def place_support_continue(g, frame=None) -> None:
 
 
 def remove_support(g, chooser: str, target: str, total: int, per_state: int, allowed=None,
-                   then="event_continue") -> None:
+                   then="event_continue", optional=True) -> None:
     """Let ``chooser`` remove up to ``total`` of ``target``'s state support cubes, at most
     ``per_state`` from a state; losses are limited to what is on the board (Losing Support)."""
     allowed = sorted(allowed if allowed is not None else STATES)
-    g.call("remove_support", then=then, seat=chooser, target=target,
+    g.call("remove_support", then=then, seat=chooser, target=target, optional=optional,
            left=total, per_state=per_state, allowed=allowed, taken={}, card=g.top.get("card"))
     remove_support_continue(g)
 
@@ -93,7 +93,7 @@ class RemoveSupport(Step):
     name = "remove_support"
 
     def actions(self, g, f, seat):
-        return ["done"] + [f"remove {st}" for st in _removable(g, f)]
+        return (["done"] if f.get("optional", True) else []) + [f"remove {st}" for st in _removable(g, f)]
 
     def do(self, g, f, seat, action):
         if action == "done":
@@ -108,7 +108,8 @@ class RemoveSupport(Step):
         remove_support_continue(g)
 
     def prompt(self, g, f, seat):
-        return (f"Remove up to {f['left']} of {SEAT_NAMES[f['target']]}'s state support cubes, "
+        return (f"Remove {'up to ' if f.get('optional', True) else ''}{f['left']} of "
+                f"{SEAT_NAMES[f['target']]}'s state support cubes, "
                 f"at most {f['per_state']} per state.")
 
 
