@@ -67,8 +67,9 @@ def sample_positions(edition, seed, n=SAMPLES_PER_GAME):
 
 
 def hidden_from(d, viewer):
-    """The seats whose hands and face-down cards ``viewer`` cannot see."""
-    return [x for x in SEATS if x != viewer and not d["revealed_hands"][x]]
+    """The seats whose hands and face-down cards ``viewer`` cannot see (a hand shown by an event
+    is a snapshot in ``shown_hands``: the hand itself stays hidden)."""
+    return [x for x in SEATS if x != viewer]
 
 
 def hidden_places(d, viewer):

@@ -26,10 +26,18 @@ def test_spectator_sees_no_hand():
     assert v["hand_sizes"] == {"kennedy": 6, "nixon": 6}
 
 
-def test_a_revealed_hand_is_shown_to_the_opponent():
+def test_a_shown_hand_is_a_snapshot_for_the_seat_it_is_shown_to_this_turn():
     g = opening()
-    g.s["revealed_hands"]["kennedy"] = True      # e.g. Opposition Research
-    assert g.view("nixon")["hands"]["kennedy"] == g.s["hands"]["kennedy"]
+    hand = list(g.s["hands"]["kennedy"])
+    turn = g.s["turn"]
+    g.s["shown_hands"] = [{"turn": turn, "seat": "kennedy", "to": "nixon", "cards": hand}]
+    assert g.view("nixon")["shown_hands"] == {"kennedy": hand}     # e.g. Opposition Research
+    assert "kennedy" not in g.view("nixon")["hands"]
+    assert g.view(None)["shown_hands"] == {} and g.view("kennedy")["shown_hands"] == {}
+    g.s["hands"]["kennedy"] = g.s["hands"]["kennedy"][1:]          # a card played since
+    assert g.view("nixon")["shown_hands"] == {"kennedy": hand}
+    g.s["turn"] = turn + 1                                          # gone with the turn
+    assert g.view("nixon")["shown_hands"] == {}
 
 
 def test_seed_never_in_a_view():

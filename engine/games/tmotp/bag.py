@@ -6,6 +6,7 @@ from the top, and it keeps the deck's order out of the state, so there is nothin
 """
 from .board import gain
 from .data import ENDORSEMENTS, SEAT_NAMES, SEATS, STATES, other
+from .effects import may_redraw
 from .flow import Step, step, then
 
 
@@ -60,21 +61,64 @@ class SupportChecks(Step):
 
     def do(self, g, f, seat, action):
         colour = take_cube(g, action)
-        f["left"] -= 1
+        redrawn = f.pop("redrawing", False)
         if colour == f["seat"]:
             f["hits"] += 1
             if f["kind"] == "state":
                 gain(g.s["support"], f["where"], colour, 1)
         reseed_bag(g)
-        if f["left"] == 0:
-            where = f" in {STATES[f['where']]['name']}" if f["kind"] == "state" else ""
-            g.note(f"{SEAT_NAMES[f['seat']]} makes support checks{where}: {f['hits']} succeed.")
-            g.end()
-        else:
-            _skip_if_bag_exhausted(g)
+        if colour != f["seat"] and not redrawn and may_redraw(g, f["seat"]) and bag_size(g) > 0:
+            # Profiles in Courage: the failed check may be drawn again, once (Kennedy decides).
+            g.call("redraw_check", then="redraw_decided", seat=f["seat"])
+            return
+        _check_done(g, f)
 
     def prompt(self, g, f, seat):
-        return f"{SEAT_NAMES[f['seat']]} draws a cube for a support check ({f['left']} to go)."
+        again = " (drawn again: Profiles in Courage)" if f.get("redrawing") else ""
+        return (f"{SEAT_NAMES[f['seat']]} draws a cube for a support check{again} "
+                f"({f['left']} to go).")
+
+
+def _check_done(g, f) -> None:
+    """One support check is over: finish the checks, or go on to the next draw."""
+    f["left"] -= 1
+    if f["left"] == 0:
+        where = f" in {STATES[f['where']]['name']}" if f["kind"] == "state" else ""
+        g.note(f"{SEAT_NAMES[f['seat']]} makes support checks{where}: {f['hits']} succeed.")
+        g.end()
+    else:
+        _skip_if_bag_exhausted(g)
+
+
+@step
+class RedrawCheck(Step):
+    """Profiles in Courage: "Kennedy may draw again for any support check that failed; a given
+    failed check can be redrawn only one time." Kennedy chooses after each failed check."""
+
+    name = "redraw_check"
+
+    def actions(self, g, f, seat):
+        return ["choose redraw", "choose accept"]
+
+    def do(self, g, f, seat, action):
+        f["redraw"] = action == "choose redraw"
+        g.end()
+
+    def prompt(self, g, f, seat):
+        checks = g.s["stack"][-2]
+        where = f" in {STATES[checks['where']]['name']}" if checks["kind"] == "state" else ""
+        return (f"Profiles in Courage: your support check{where} failed. Draw again for it, once "
+                f"(choose redraw), or keep the failure (choose accept).")
+
+
+@then
+def redraw_decided(g, frame) -> None:
+    f = g.top
+    if frame["redraw"]:
+        f["redrawing"] = True
+        g.note(f"Profiles in Courage: {SEAT_NAMES[f['seat']]} draws again for a failed support check.")
+        return
+    _check_done(g, f)
 
 
 def initiative_check(g, then: str) -> None:

@@ -40,7 +40,7 @@ class Campaigning(Step):
             avail = f["cp"] - _travel(g, seat, st)
             if avail < 0:
                 continue
-            if info["zone"] != token_zone and avail >= 0:
+            if info["zone"] != token_zone and avail >= 0 and not f.get("moved_free"):
                 out.append(f"travel {st}")
             if f.get("max_per_state"):
                 avail = min(avail, f["max_per_state"] - f["spent"].get(st, 0))
@@ -57,6 +57,9 @@ class Campaigning(Step):
         st = words[1]
         f["cp"] -= _travel(g, seat, st)
         g.s["tokens"][seat] = st
+        # Free travel (Ken-Air, Advance Men): no second move before campaigning again (it would
+        # add nothing, and moves costing nothing must not go on forever).
+        f["moved_free"] = words[0] == "travel" and free_travel(g, seat)
         if words[0] == "travel":
             g.note(f"{SEAT_NAMES[seat]} travels to {STATES[st]['name']}.")
             campaigning_continue(g)

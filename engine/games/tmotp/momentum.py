@@ -6,7 +6,7 @@ issue decay, shift (Rule Changes from Previous Editions: Momentum Phase).
 from .bag import draw_endorsement
 from .board import issue_leader, lose, media_total, own
 from .data import ISSUE_NAMES, ISSUES, SEAT_NAMES, SEATS
-from .flow import Step, step, then
+from .flow import Step, step
 
 GMT_ORDER = ["momentum_decay", "issue_shift", "award_third", "award_second", "award_first",
              "issue_support_decay"]

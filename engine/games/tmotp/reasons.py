@@ -70,6 +70,9 @@ def _play(g, f, seat, verb, args):
                 return (f"The event of {_card_name(cid)} is not available yet in Whistlestop; play "
                         f"the card for campaign points.")
     costs = []
+    from .effects import event_momentum_cost
+    if mode == "event" and event_momentum_cost(g, seat):
+        costs.append((event_momentum_cost(g, seat), "Jackie Kennedy makes playing an event cost momentum"))
     if mode == "campaign" and campaign_momentum_cost(g, seat):
         costs.append((campaign_momentum_cost(g, seat), "Nixon's Knee makes Campaigning cost momentum"))
     if len(args) == 3:
@@ -101,9 +104,13 @@ def _campaigning(g, f, seat, verb, args):
     if verb == "travel":
         if STATES[st]["zone"] == STATES[token]["zone"]:
             return "Your token is already in that region; it moves there when you campaign in a state."
+        if f.get("moved_free"):
+            return ("Your travel is free this turn and you have just moved: campaign in a state, "
+                    "or stop with 'done', before moving again.")
         return f"Travelling to {STATES[st]['name']} costs {cost} CP; you have {f['cp']}."
     if campaign_barred(g, seat, st):
-        return f"You may not campaign in {STATES[st]['name']} this turn."
+        from .effects import campaign_bar_reason
+        return campaign_bar_reason(g, seat, st)
     if st in f["declared"]:
         return (f"You already declared support checks in {STATES[st]['name']} this action: "
                 f"the CP spent there are declared once.")
@@ -158,6 +165,8 @@ def _debate(g, f, seat, verb, args):
 def _place_support(g, f, seat, verb, args):
     if verb not in ("support", "done"):
         return g.prompt(seat)
+    if verb == "done":
+        return f"You must place all {f['left']} state support cube(s) before you are done."
     st = _state(args[0])
     if st is None:
         return f"There is no state '{args[0]}'."
@@ -170,14 +179,22 @@ def _place_support(g, f, seat, verb, args):
 def _remove_support(g, f, seat, verb, args):
     if verb not in ("remove", "done"):
         return g.prompt(seat)
+    if verb == "done":
+        return f"This removal is not optional: {g.prompt(seat)}"
     st = _state(args[0])
     if st is None or st not in f["allowed"]:
         return "This event does not let you remove support there."
     return f"{SEAT_NAMES[f['target']]} has no support cube there that you may still remove."
 
 
+def _card_flow(g, f, seat, verb, args):
+    from .events.card_flow import why_illegal as card_flow_reason
+    return card_flow_reason(g, f, seat, verb, args)
+
+
 _BY_STEP = {
     "activity": _play, "campaigning": _campaigning, "positioning": _positioning,
     "advertising": _advertising, "campaign_strategy": _strategy, "debate_round": _debate,
     "place_support": _place_support, "remove_support": _remove_support,
+    "discard_redraw": _card_flow, "pick_discard": _card_flow,
 }

@@ -22,7 +22,7 @@ VERBS = {
     "debate": (1, 1), "first": (1, 1), "side": (1, 1), "support": (1, 2), "remove": (1, 2),
     "resolve": (1, 1), "recount": (1, 1), "reveal": (2, 2),
     # choices inside card events
-    "choose": (1, 1), "discard": (1, 7), "take": (1, 1), "order": (3, 3),
+    "choose": (1, 1), "discard": (1, 12), "take": (1, 1), "order": (3, 3),
 }
 
 

@@ -1,7 +1,7 @@
 """4. Campaign Strategy Phase: cards committed face down by both players at once, then Rest."""
 from itertools import combinations
 
-from .data import CARDS, SEAT_NAMES, SEATS
+from .data import CARDS, SEATS
 from .effects import end_of_turn
 from .flow import Step, step
 

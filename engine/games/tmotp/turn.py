@@ -103,7 +103,7 @@ then(next_play)
 
 def can_spend_momentum(g, seat: str, n: int) -> bool:
     from .effects import momentum_banned
-    return g.s["momentum"][seat] >= n and not momentum_banned(g, seat)
+    return n <= 0 or g.s["momentum"][seat] >= n and not momentum_banned(g, seat)
 
 
 def play_actions(g, seat: str, cards: list, allow_vp: bool) -> list:
@@ -179,7 +179,7 @@ def play_card(g, seat: str, which: str, mode: str, preempt: bool) -> None:
     s = g.s
     f = g.top
     if which == "candidate":
-        cid, name, rest = "candidate", f"his candidate card", 0
+        cid, name, rest = "candidate", "his candidate card", 0
     else:
         cid = int(which)
         if f.get("vp_card") == cid:

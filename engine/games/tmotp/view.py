@@ -1,6 +1,7 @@
 """What a seat may see: ``view(state, seat)``; ``seat=None`` is the spectators' view.
 
-Hidden: the opponent's hand (a count, unless an event revealed it), the order and contents of
+Hidden: the opponent's hand (a count; when an event shows it, Opposition Research, the seat it
+is shown to sees a snapshot in ``shown_hands`` to the end of the turn), the order and contents of
 the decks (counts), face-down Campaign Strategy cards (counts), debate cards and Campaign Strategy
 choices committed but not yet revealed, and the cards dealt to the opponent in the log.
 Public: the board, the bag, momentum, the discard pile and cards removed or in play.
@@ -28,10 +29,7 @@ def view(g, seat) -> dict:
     s = g.s
     top = s["stack"][-1] if s["stack"] else None
     commits = (top or {}).get("commits", {})
-    hands = {}
-    for x in SEATS:
-        if x == seat or s["revealed_hands"][x]:
-            hands[x] = list(s["hands"][x])
+    hands = {seat: list(s["hands"][seat])} if seat in SEATS else {}
     out = {
         "game": s["game"], "options": dict(s["options"]), "seat": seat,
         "turn": s["turn"], "phase": s["phase"], "round": s["round"],
@@ -50,6 +48,7 @@ def view(g, seat) -> dict:
         "vp_available": dict(s["vp_available"]),
         "hand_sizes": {x: len(s["hands"][x]) for x in SEATS},
         "hands": hands,
+        "shown_hands": shown_hands(s, seat),
         "strategy_counts": {x: len(s["strategy"][x]) for x in SEATS},
         "strategy": {seat: list(s["strategy"][seat])} if seat in SEATS else {},
         "deck_count": len(s["deck"]), "discard": list(s["discard"]), "removed": list(s["removed"]),
@@ -66,6 +65,17 @@ def view(g, seat) -> dict:
     if top and top.get("step") in ("place_support", "remove_support", "campaigning", "positioning",
                                     "advertising", "debate_award"):
         out["decision"] = {k: v for k, v in top.items() if k not in ("then", "commits")}
+    return out
+
+
+def shown_hands(s, seat) -> dict:
+    """The hands shown to ``seat`` this turn, as they were when shown (Opposition Research:
+    Kennedy shows his whole hand to Nixon): ``{shown seat: cards}``. A snapshot, not the hand as it
+    is now; it lasts to the end of the turn and nobody else (no spectator) sees it."""
+    out = {}
+    for r in s.get("shown_hands", []):
+        if r["to"] == seat and r["turn"] == s["turn"]:
+            out[r["seat"]] = list(r["cards"])
     return out
 
 

@@ -43,10 +43,24 @@ def start(edition: str = "gmt", kennedy=None, nixon=None, initiative: str = "ken
 
 
 def force(g, *actions):
-    """Apply (seat, action) pairs in order, each validated against the legal actions."""
+    """Apply (seat, action) pairs in order, each validated against the legal actions.
+
+    A trigger decision that the script does not answer (the next pair is not the opponent's
+    ``trigger`` or ``pass``) is declined: most scenarios play filler cards for CP, and nearly every
+    card now has an event the opponent could trigger.
+    """
     for seat, action in actions:
+        decline_trigger(g, seat, action)
         g.apply(seat, action)
     return g
+
+
+def decline_trigger(g, seat=None, action=None):
+    """Pass a pending trigger decision unless (seat, action) answers it."""
+    if g.s["stack"] and g.top["step"] == "trigger":
+        opponent = g.top["seat"]
+        if not (seat == opponent and action in ("trigger", "pass")):
+            g.apply(opponent, "pass")
 
 
 def draws(g, *colours):

@@ -43,7 +43,7 @@ def test_card_played_for_cp_is_discarded_and_gives_rest_cubes():
     """B) "After resolving the action, the card is placed in the discard pile." High Hopes:
     2 CP, 2 rest cubes."""
     g = _kennedy_first()
-    force(g, ("kennedy", "play 38 campaign"), ("kennedy", "campaign MA 2"))
+    force(g, ("kennedy", "play 38 campaign"), ("kennedy", "campaign MA 2"), ("nixon", "pass"))
     assert g.s["support"]["MA"] == 4
     assert g.s["rest"]["kennedy"] == 2
     assert g.s["discard"] == [38]
@@ -182,7 +182,8 @@ def test_vp_card_played_by_discarding_a_card_showing_only_own_icon():
     legal = g.legal_actions("kennedy")
     assert legal and all(a.startswith("play 39 ") for a in legal)   # Lyndon Johnson, 4 CP
     force(g, ("kennedy", "play 39 position"), ("kennedy", "position defense"),
-          ("kennedy", "position economy"), ("kennedy", "position civil_rights"))
+          ("kennedy", "position economy"), ("kennedy", "position civil_rights"),
+          ("nixon", "pass"))                       # Lyndon Johnson's event is not triggered
     # the fourth CP cannot buy a second cube anywhere (2 CP each): the action ends
     assert g.s["issues"] == {"defense": 1, "economy": 1, "civil_rights": 1}
     assert g.s["vp_available"]["kennedy"] is False
@@ -194,7 +195,7 @@ def test_vp_card_spends_its_four_cp_and_is_used_once():
     g = start("gmt", kennedy=VP_K_HAND, nixon=VP_N_HAND, initiative="kennedy", vp_cards=True)
     force(g, ("kennedy", "vp 38"), ("kennedy", "play 39 position"),
           ("kennedy", "position defense"), ("kennedy", "position defense"),
-          ("kennedy", "position economy"))
+          ("kennedy", "position economy"), ("nixon", "pass"))
     assert g.s["issues"] == {"defense": 2, "economy": 1, "civil_rights": 0}
     assert g.s["rest"]["kennedy"] == 0
     assert g.s["hands"]["kennedy"] == [3, 5, 8, 10, 36]
@@ -221,7 +222,7 @@ def test_nixon_vp_card_henry_cabot_lodge():
         ["vp 12", "vp 25", "vp 29", "vp 4"]
     force(g, ("nixon", "vp 4"))
     assert all(a.startswith("play 42 ") for a in g.legal_actions("nixon"))
-    force(g, ("nixon", "play 42 campaign"), ("nixon", "campaign CA 4"))
+    force(g, ("nixon", "play 42 campaign"), ("nixon", "campaign CA 4"), ("kennedy", "pass"))
     assert g.s["support"]["CA"] == -4
     assert g.s["discard"] == [4, 42]
     assert g.s["vp_available"] == {"kennedy": True, "nixon": False}

@@ -3,7 +3,7 @@ import pytest
 
 from engine.core import CHANCE
 
-from .helpers import EDITIONS, draws, force, setup, start, step
+from .helpers import decline_trigger, EDITIONS, draws, force, setup, start, step
 
 
 def kennedy_to_act(edition="gmt"):
@@ -20,6 +20,7 @@ def test_advertising_makes_one_support_check_per_cp(edition):
     assert g.top["left"] == 4 and g.top["kind"] == "media"
     draws(g, "nixon", "nixon", "nixon", "nixon")
     assert all(v == 0 for v in g.s["media"].values())
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]
 
 
@@ -34,6 +35,7 @@ def test_advertising_own_colour_gives_a_media_cube_for_any_region():
                                                   "media west"]
     force(g, ("kennedy", "media west"), ("kennedy", "media south"))
     assert g.s["media"] == {"west": 1, "midwest": 0, "south": 1, "east": 0}
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]
 
 
@@ -49,6 +51,7 @@ def test_advertising_removes_opposing_media_first():
     force(g, ("kennedy", "media east"))
     assert g.s["media"]["east"] == 0
     assert g.s["bag"] == {"kennedy": bag["kennedy"] - 1, "nixon": bag["nixon"] - 2}
+    decline_trigger(g)
     assert step(g) == "activity"
 
 
@@ -66,6 +69,7 @@ def test_advertising_failed_checks_place_nothing_and_cubes_leave_the_bag():
     bag = dict(g.s["bag"])
     force(g, ("kennedy", "play 38 advertise"))
     draws(g, "nixon", "nixon")
+    force(g, ("nixon", "pass"))                      # High Hopes' event is not triggered
     assert g.s["media"] == {"west": 0, "midwest": 0, "south": 0, "east": 0}
     assert g.s["bag"] == {"kennedy": bag["kennedy"], "nixon": bag["nixon"] - 2}
     assert g.s["discard"] == [38] and g.s["rest"]["kennedy"] == 2

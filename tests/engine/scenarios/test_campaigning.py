@@ -4,7 +4,7 @@ import pytest
 from engine.core import CHANCE
 from engine.core.errors import IllegalAction
 
-from .helpers import EDITIONS, draws, force, setup, start, step
+from .helpers import decline_trigger, EDITIONS, draws, force, setup, start, step
 
 # Kennedy: 43 (4 CP), 41 (3 CP), 38 (2 CP); Nixon: 25 (4 CP), 29 (3 CP), 30 (2 CP)
 
@@ -33,6 +33,7 @@ def test_campaigning_one_cp_per_state_support_cube_in_the_token_region():
     assert g.s["support"]["NY"] == 3
     force(g, ("kennedy", "campaign PA 1"))
     assert g.s["support"]["PA"] == 1
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]     # all 4 CP spent
     assert g.s["discard"] == [43]
 
@@ -47,6 +48,7 @@ def test_travel_costs_one_cp_per_regional_boundary():
     assert "campaign SC 3" in opts and "campaign SC 4" not in opts
     force(g, ("kennedy", "campaign IL 3"))
     assert g.s["support"]["IL"] == 3 and g.s["tokens"]["kennedy"] == "IL"
+    decline_trigger(g)
     assert step(g) == "activity"
 
 
@@ -62,6 +64,8 @@ def test_travel_between_west_and_east_costs_two_cp():
     assert not any(a.startswith("campaign NY") for a in g2.legal_actions("nixon"))
     force(g2, ("nixon", "travel NY"))
     assert g2.s["tokens"]["nixon"] == "NY"
+    force(g2, ("kennedy", "pass"))                      # Johnson Jeered's event is not triggered
+    decline_trigger(g2)
     assert step(g2) == "activity" and g2.active() == ["kennedy"]
 
 
@@ -76,6 +80,7 @@ def test_rulebook_example_travel_midwest_to_east_then_campaign():
     force(g, ("kennedy", "campaign IL 1"), ("kennedy", "campaign NY 1"))
     assert g.s["support"]["IL"] == 1 and g.s["support"]["NY"] == 1
     assert g.s["tokens"]["kennedy"] == "NY"
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]
 
 
@@ -127,6 +132,7 @@ def test_support_checks_when_opponent_carries_the_state(edition):
     draws(g, "nixon", "kennedy", "nixon", "kennedy")
     assert g.s["support"]["NY"] == 2
     assert g.s["tokens"]["nixon"] == "NY"
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
 
 
@@ -149,6 +155,7 @@ def test_no_support_checks_where_opponent_leads_without_carrying_or_token():
     setup(g, support={"NY": 3}, tokens={"nixon": "NJ", "kennedy": "MA"})
     force(g, ("nixon", "play 25 campaign"), ("nixon", "campaign NY 4"))
     assert g.s["support"]["NY"] == -1
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
 
 
@@ -160,6 +167,7 @@ def test_no_support_checks_with_own_media_support_in_the_region(edition):
     setup(g, support={"NY": 4}, tokens={"nixon": "NJ", "kennedy": "NY"}, media={"east": -1})
     force(g, ("nixon", "play 25 campaign"), ("nixon", "campaign NY 4"))
     assert g.s["support"]["NY"] == 0
+    decline_trigger(g)
     assert step(g) == "activity"
 
 
@@ -225,4 +233,5 @@ def test_unspent_campaign_points_may_be_left():
     g = kennedy_to_act()
     force(g, ("kennedy", "play 43 campaign"), ("kennedy", "campaign NY 1"), ("kennedy", "done"))
     assert g.s["support"]["NY"] == 1
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]

@@ -9,7 +9,7 @@ from engine.core import CHANCE
 from engine.core.errors import IllegalAction
 from engine.games.tmotp import events as event_table
 
-from .helpers import EDITIONS, draws, end_turn, force, last_activity_phase, setup, start, step
+from .helpers import decline_trigger, EDITIONS, draws, end_turn, force, last_activity_phase, setup, start, step
 
 DATA = Path(__file__).resolve().parents[3] / "engine" / "games" / "tmotp" / "data"
 STATES = {s["code"]: s for s in json.loads((DATA / "states.json").read_text())}
@@ -57,6 +57,7 @@ def test_heartland_of_america_western_and_midwestern_states_of_ten_votes_or_fewe
     assert "support IA 2" not in g.legal_actions("nixon")
     for st in ("AK", "HI", "IA", "KY", "NV", "UT", "OR"):
         force(g, ("nixon", f"support {st} 1"))
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]      # seven placed: done
     assert g.s["support"]["IA"] == -2 and g.s["support"]["AK"] == -1 and g.s["support"]["NV"] == -1
 
@@ -123,6 +124,7 @@ def test_new_england_two_per_state_in_six_states_declared_before_checks(edition)
     force(g, ("kennedy", "support MA 2"), ("kennedy", "support CT 2") if edition == "gmt" else
           ("kennedy", "support CT 1"))
     assert g.s["support"]["MA"] == 4
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]   # five cubes used
 
 
@@ -192,6 +194,7 @@ def test_southern_revolt_when_kennedy_leads_civil_rights():
     assert "support VA 3" not in g.legal_actions("nixon")
     force(g, ("nixon", "support VA 2"), ("nixon", "support FL 2"), ("nixon", "support TN 1"))
     assert (g.s["support"]["VA"], g.s["support"]["FL"], g.s["support"]["TN"]) == (-2, -2, -1)
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
 
 
@@ -202,6 +205,7 @@ def test_southern_revolt_does_nothing_unless_kennedy_leads_civil_rights(civil_ri
     before = dict(g.s["support"])
     force(g, ("nixon", "play 72 event"))
     assert g.s["support"] == before
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
     assert 72 in g.s["removed"]
 
@@ -216,6 +220,7 @@ def test_harry_byrd_strips_kennedy_support_in_oklahoma_mississippi_alabama():
     force(g, ("nixon", "remove MS"), ("nixon", "remove MS"), ("nixon", "remove AL"))
     assert (g.s["support"]["OK"], g.s["support"]["MS"], g.s["support"]["AL"]) == (1, 0, 0)
     assert g.s["support"]["GA"] == 2
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
 
 
@@ -243,6 +248,7 @@ def test_gathering_momentum_leader_of_more_states_gets_momentum_and_empty_states
         expected = {"MA": 2, "RI": 2, "CT": 1, "ME": -1, "VT": -1}.get(st, 1)
         assert g.s["support"][st] == expected, st
     assert g.s["momentum"] == {"kennedy": 3, "nixon": 2}
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
 
 
@@ -266,6 +272,7 @@ def test_gathering_momentum_support_check_where_opponent_token_stands_gmt_only(e
     else:
         assert g.s["support"]["NY"] == 1
     assert g.s["support"]["NJ"] == 1 and g.s["support"]["PA"] == 1
+    decline_trigger(g)
     assert step(g) == "activity"
 
 
@@ -293,6 +300,7 @@ def test_puerto_rican_bishops_kennedy_cannot_spend_momentum_this_turn():
     force(g, ("kennedy", "play 71 campaign"), ("kennedy", "done"), ("nixon", "pass"))
     # Nixon plays Southern Revolt for CP: Kennedy, with two markers, is not offered a trigger
     force(g, ("nixon", "play 72 campaign"), ("nixon", "done"))
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
     assert g.s["momentum"]["kennedy"] == 2
 
@@ -331,6 +339,7 @@ def test_greater_houston_ministerial_association_event():
     assert not any(a.endswith(" 2") for a in g.legal_actions("kennedy"))
     for st in ("NY", "PA", "IL", "OH", "MI"):
         force(g, ("kennedy", f"support {st} 1"))
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]
     assert g.s["persistent"]["prevention"] == [1]
 
@@ -343,10 +352,12 @@ def test_greater_houston_ministerial_association_makes_puerto_rican_bishops_unpl
     assert "play 44 event" in g.legal_actions("kennedy")
     force(g, ("kennedy", "play 1 event"), ("kennedy", "done"))
     force(g, ("nixon", "play 25 campaign"), ("nixon", "done"))
+    decline_trigger(g)
     legal = g.legal_actions("kennedy")
     assert "play 44 event" not in legal and "play 44 campaign" in legal
     assert "play 44 campaign preempt" not in legal          # nothing to preempt
     force(g, ("kennedy", "play 44 campaign"), ("kennedy", "done"))
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]   # Nixon is not offered a trigger
     assert g.s["discard"][-1] == 44
 
@@ -364,6 +375,7 @@ def test_greater_houston_ministerial_association_prevention_also_blocks_trigger_
     assert "play 44 event" not in g.legal_actions("nixon")
     force(g, ("nixon", "play 71 campaign"), ("nixon", "done"), ("kennedy", "pass"))
     force(g, ("kennedy", "play 73 campaign"), ("kennedy", "done"))
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]     # Norman Vincent Peale: no trigger
     assert g.s["discard"][-1] == 73
 
@@ -374,6 +386,7 @@ def test_dwight_eisenhower_event_and_prevention_of_eisenhowers_silence(playable_
     longer be played.\""""
     g = nixon_first(kennedy=[36, 38, 41, 43, 49, 74])
     force(g, ("nixon", "play 25 campaign"), ("nixon", "done"))
+    decline_trigger(g)
     assert "play 74 event" in g.legal_actions("kennedy")
     force(g, ("kennedy", "play 36 campaign"), ("kennedy", "done"))
     force(g, ("nixon", "play 18 event"))
@@ -382,10 +395,12 @@ def test_dwight_eisenhower_event_and_prevention_of_eisenhowers_silence(playable_
         force(g, ("nixon", f"support {st} 1"))
     assert g.s["support"]["OH"] == -2 and g.s["support"]["NJ"] == -1
     assert g.s["persistent"]["prevention"] == [18]
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
     legal = g.legal_actions("kennedy")
     assert "play 74 event" not in legal and "play 74 campaign preempt" not in legal
     force(g, ("kennedy", "play 74 campaign"), ("kennedy", "done"))
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]     # no trigger for Nixon either
 
 
@@ -405,5 +420,6 @@ def test_triggered_event_adding_state_support_needs_checks_in_gmt(edition, check
         assert g.s["support"]["NY"] == -2
     force(g, ("kennedy", "support MA 2"), ("kennedy", "support CT 1"))
     assert g.s["support"]["MA"] == 4 and g.s["support"]["CT"] == 1
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["kennedy"]
     assert g.s["rest"] == {"kennedy": 0, "nixon": 1}

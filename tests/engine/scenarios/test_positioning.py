@@ -3,7 +3,7 @@ import pytest
 
 from engine.core.errors import IllegalAction
 
-from .helpers import EDITIONS, force, setup, start, step
+from .helpers import decline_trigger, EDITIONS, force, setup, start, step
 
 # Kennedy's hand: 36 Henry Luce (2 CP, Defense), 38 High Hopes (2 CP, Civil Rights),
 # 41 Pierre Salinger (3 CP, Civil Rights), 43 Catholic Support (4 CP, Economy),
@@ -23,6 +23,7 @@ def test_positioning_first_cube_one_cp_each_further_cube_two_cp(edition):
     assert g.top["cp"] == 2
     force(g, ("kennedy", "position defense"))
     assert g.s["issues"]["defense"] == 2
+    decline_trigger(g)
     assert step(g) == "activity" and g.active() == ["nixon"]
 
 
@@ -31,6 +32,7 @@ def test_positioning_three_issues_one_cube_each_for_three_cp():
     force(g, ("kennedy", "play 41 position"), ("kennedy", "position defense"),
           ("kennedy", "position economy"), ("kennedy", "position civil_rights"))
     assert g.s["issues"] == {"defense": 1, "economy": 1, "civil_rights": 1}
+    decline_trigger(g)
     assert step(g) == "activity"
 
 
@@ -49,7 +51,7 @@ def test_positioning_surcharge_only_within_the_same_action():
     g = kennedy_to_act()
     force(g, ("kennedy", "play 41 position"), ("kennedy", "position defense"),
           ("kennedy", "position defense"))
-    force(g, ("nixon", "play 4 campaign"), ("nixon", "done"))
+    force(g, ("nixon", "play 4 campaign"), ("nixon", "done"), ("kennedy", "pass"))
     force(g, ("kennedy", "play 38 position"), ("kennedy", "position defense"))
     assert g.top["cp"] == 1
     assert g.s["issues"]["defense"] == 3
@@ -63,6 +65,7 @@ def test_positioning_removes_opposing_issue_cubes_first():
     assert g.s["issues"]["economy"] == 0
     force(g, ("kennedy", "position defense"))
     assert g.s["issues"]["defense"] == 1
+    decline_trigger(g)
     assert step(g) == "activity"
 
 
