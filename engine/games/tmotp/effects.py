@@ -38,14 +38,14 @@ def active(g, cid: int) -> bool:
 
 def effect_seat(g, cid: int):
     """The seat a turn-long effect recorded when it came into force (None if not in force)."""
-    return g.s.get("effect_seats", {}).get(str(cid)) if active(g, cid) else None
+    return g.s["effect_seats"].get(str(cid)) if active(g, cid) else None
 
 
 def start_effect(g, cid: int, seat: str | None = None) -> None:
     """Put card ``cid``'s turn-long effect in force, bound to ``seat`` when it names none."""
     g.s["effects"].append(cid)
     if seat is not None:
-        g.s.setdefault("effect_seats", {})[str(cid)] = seat
+        g.s["effect_seats"][str(cid)] = seat
 
 
 def momentum_banned(g, seat: str) -> bool:
@@ -148,4 +148,4 @@ def may_redraw(g, seat: str) -> bool:
 def end_of_turn(g) -> None:
     """Turn-long effects end: their cards leave play."""
     g.s["effects"] = []
-    g.s.pop("effect_seats", None)
+    g.s["effect_seats"] = {}

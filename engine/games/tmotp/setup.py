@@ -40,7 +40,7 @@ def opening(seed, options: dict) -> dict:
         "deck": deck_for(options), "discard": [], "removed": [],
         "endorsement_deck": sorted(ENDORSEMENTS), "endorsement_discard": [],
         "persistent": {"debate": [], "election_day": [], "prevention": []},
-        "effects": [], "shown_hands": [],
+        "effects": [], "effect_seats": {}, "shown_hands": [],
         "initiative": None, "start_player": None, "no_reseed": False,
         "debate": None, "election": None, "result": None,
         "stack": [], "log": [], "notes": [],

@@ -55,6 +55,7 @@ def view(g, seat) -> dict:
         "endorsement_deck_count": len(s["endorsement_deck"]),
         "persistent": {k: list(v) for k, v in s["persistent"].items()},
         "effects": list(s["effects"]),
+        "effect_seats": dict(s["effect_seats"]),     # who a "the player" effect binds
         "committed": sorted(commits),
         "my_commitment": commits.get(seat),
         "debate": _debate_view(s, seat),

@@ -723,5 +723,5 @@ def test_turn_effect_ends_at_the_end_of_the_turn(cid):
     assert cid in g.s["effects"] and in_force(g)
     keep = {x: g.s["hands"][x][-1] for x in ("kennedy", "nixon")}
     end_turn(g, [keep["kennedy"]], [keep["nixon"]])
-    assert g.s["turn"] == 2 and g.s["effects"] == [] and "effect_seats" not in g.s
+    assert g.s["turn"] == 2 and g.s["effects"] == [] and g.s["effect_seats"] == {}
     assert not in_force(g)
