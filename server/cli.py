@@ -14,13 +14,11 @@ def _version(_args: argparse.Namespace) -> int:
 
 
 def _initdb(_args: argparse.Namespace) -> int:
-    from server import db
-    from server.app import create_app
+    from server import config, db
 
-    app = create_app()
-    with app.app_context():
-        db.create_all(db.get_engine())
-    print(f"database ready: {app.config['DATABASE_URL']}")
+    url = config.from_env()["DATABASE_URL"]
+    db.migrate(url)
+    print(f"database ready: {url}")
     return 0
 
 
@@ -29,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="whistlestop", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("version", help="print the version").set_defaults(func=_version)
-    commands.add_parser("initdb", help="create the database tables").set_defaults(func=_initdb)
+    commands.add_parser("initdb", help="create or upgrade the database tables (alembic upgrade head)").set_defaults(func=_initdb)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -39,9 +39,30 @@ def session() -> Session:
     return Session(get_engine())
 
 
+ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+
+
+def alembic_config(url: str):
+    """Return the Alembic Config of server/migrations bound to the database URL."""
+    from alembic.config import Config
+
+    cfg = Config(str(ALEMBIC_INI))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def migrate(url: str, revision: str = "head") -> None:
+    """Run `alembic upgrade <revision>` against the database URL."""
+    from alembic import command
+
+    make_engine(url).dispose()  # creates the parent folder of a SQLite file
+    command.upgrade(alembic_config(url), revision)
+
+
 def create_all(engine: Engine) -> None:
-    """Create every table SQLModel knows about (Alembic migrations replace this later)."""
-    # Import models here once they exist so that their tables are registered.
+    """Create every table without Alembic (throwaway databases only; use migrate())."""
+    import server.models  # noqa: F401  (registers the tables)
+
     SQLModel.metadata.create_all(engine)
 
 

@@ -1,0 +1,101 @@
+"""SQLModel table models. The action log (LogEntry) is the source of truth; Game.state is a cache."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+from sqlalchemy import JSON, Column, DateTime, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+TZ = DateTime(timezone=True)
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class User(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    email: str = Field(unique=True, index=True, max_length=320)
+    display_name: str = Field(default="", max_length=200)
+    locale: str = Field(default="en", max_length=35)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class ApiToken(SQLModel, table=True):
+    """An API token; only the sha256 hex of the token is stored, never the token."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    token_hash: str = Field(unique=True, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    last_used_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+
+
+class Game(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_type: str = Field(max_length=50)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="open", max_length=20)  # open | active | finished
+    step: int = 0  # version of the current decision; orders carry it
+    seed: str = Field(max_length=128)  # secret until the game ends
+    seed_hash: str = Field(max_length=64)  # sha256 hex of seed, shown to the seats
+    state: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))  # cache
+    public: bool = False
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str = Field(max_length=50)
+    user_id: Optional[int] = Field(default=None, foreign_key="user.id", index=True)
+
+
+class LogEntry(SQLModel, table=True):
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    seq: int = Field(primary_key=True)
+    seat: str = Field(max_length=50)
+    action: str = Field(max_length=500)
+    is_chance: bool = False
+
+
+class Order(SQLModel, table=True):
+    """One seat's order at one step: sealed (pending) in simultaneous steps until resolved."""
+
+    __table_args__ = (UniqueConstraint("game_id", "step", "seat"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    step: int
+    seat: str = Field(max_length=50)
+    actions: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="pending", max_length=20)  # pending | applied | superseded
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class OutboxMessage(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=50, index=True)
+    payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    published_at: Optional[datetime] = Field(default=None, index=True, sa_type=TZ)
+    attempts: int = 0
+
+
+class IdempotencyKey(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("user_id", "key"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    key: str = Field(max_length=200)
+    request_hash: str = Field(max_length=64)
+    response: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+    status_code: Optional[int] = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)

@@ -1,0 +1,1 @@
+"""Services: the only code that changes games. Each function owns its transaction."""

@@ -1,0 +1,304 @@
+"""The synchronous order service: create games, take orders, resolve simultaneous steps.
+
+Every public function takes a Session and commits (or rolls back) its own transaction. A game's
+`step` is the version of its current decision; every change of state bumps it with a
+compare-and-set, so two writers can never both apply the same step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass, field
+
+import engine.core as engine
+from engine.core import CHANCE, ActionError, IllegalAction, MalformedAction
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
+
+
+class GameNotFound(LookupError):
+    pass
+
+
+class StaleStep(Exception):
+    """The order answers a step that is no longer current; carries the current step and prompt."""
+
+    def __init__(self, step: int, prompt: str | None):
+        self.step = step
+        self.prompt = prompt
+        super().__init__(f"The game is at step {step}: {prompt}")
+
+
+@dataclass
+class OrderResult:
+    step: int  # the game's step after the order
+    applied: list[str] = field(default_factory=list)  # canonical actions applied (sequential)
+    sealed: bool = False  # stored sealed for a simultaneous step, not applied yet
+    all_committed: bool = False  # simultaneous: every active seat has a pending order now
+    stopped_at: int | None = None  # index of the first action not applied, if the order stopped
+    reason: str | None = None  # why it stopped
+    legal: list[str] = field(default_factory=list)  # what the seat may do instead
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- engine helpers -----------------------------------------------------------------------
+def _load(game: Game):
+    return engine.from_dict(game.state)
+
+
+def _forced(state, seat) -> bool:
+    return len(state.legal_actions(seat)) == 1
+
+
+def _advance(state, next_action: tuple[str, str] | None = None) -> None:
+    """Apply chance and forced decisions until somebody has a real choice or the game ends.
+
+    With ``next_action`` (seat, text) it stops as soon as that action is legal, so a multi-action
+    order may name a forced action itself.
+    """
+    while True:
+        active = state.active()
+        if not active:
+            return
+        if next_action and next_action[0] in active and _is_legal(state, *next_action):
+            return
+        if active == [CHANCE]:
+            state.apply(CHANCE, engine.sample_chance(state))
+        elif all(_forced(state, seat) for seat in active):
+            for seat in active:
+                state.apply(seat, state.legal_actions(seat)[0])
+        else:
+            return
+
+
+def _is_legal(state, seat, text) -> bool:
+    try:
+        state.parse(seat, text)
+    except ActionError:
+        return False
+    return True
+
+
+def _simultaneous(active) -> bool:
+    return len(active) > 1
+
+
+def _state_json(state) -> dict:
+    return json.loads(json.dumps(state.to_dict()))
+
+
+# --- writing ------------------------------------------------------------------------------
+def _write_progress(session: Session, game: Game, state, old_log_len: int, new_step: int) -> None:
+    """Add the new log rows, the sealed forced orders and the notifications of the new step."""
+    log = state.s["log"]
+    for seq in range(old_log_len, len(log)):
+        seat, action = log[seq]
+        session.add(LogEntry(game_id=game.id, seq=seq, seat=seat, action=action,
+                             is_chance=seat == CHANCE))
+    active = state.active()
+    if not active:
+        session.add(OutboxMessage(kind="game_over", payload={"game_id": game.id}))
+        return
+    for seat in active:
+        if _simultaneous(active) and _forced(state, seat):
+            # A forced choice in a simultaneous step is committed for the seat, not asked.
+            session.add(Order(game_id=game.id, step=new_step, seat=seat,
+                              actions=state.legal_actions(seat)[:1], status="pending"))
+        else:
+            session.add(OutboxMessage(kind="your_decision",
+                                      payload={"game_id": game.id, "seat": seat,
+                                               "step": new_step}))
+
+
+def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
+    """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise."""
+    status = "active" if state.active() else "finished"
+    result = session.execute(
+        update(Game).where(Game.id == game.id, Game.step == step)
+        .values(step=step + 1, state=_state_json(state), status=status, updated_at=utcnow())
+    )
+    if result.rowcount != 1:
+        session.rollback()
+        current = session.get(Game, game.id)
+        raise StaleStep(current.step, _prompt(current, None))
+    return step + 1
+
+
+def _prompt(game: Game, seat) -> str | None:
+    return _load(game).prompt(seat) if game.state else None
+
+
+def _get_game(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise GameNotFound(game_id)
+    return game
+
+
+# --- public API ---------------------------------------------------------------------------
+def create_game(session: Session, game_type: str, options: dict | None,
+                seats: dict[str, int | None], seed: str | None = None,
+                public: bool = False) -> Game:
+    """Create a started game: opening chance drawn, forced choices made, the first seats told."""
+    seed = seed if seed is not None else secrets.token_hex(16)
+    options = dict(options or {})
+    state = engine.new_game(game_type, seed=seed, options=options)
+    if set(seats) != set(state.seats):
+        raise engine.OptionsError(f"The seats of {game_type} are {', '.join(state.seats)}.")
+    _advance(state)
+    game = Game(game_type=game_type, options=options, status="active" if state.active()
+                else "finished", step=1, seed=seed, seed_hash=sha256_hex(seed),
+                state=_state_json(state), public=public)
+    try:
+        session.add(game)
+        session.flush()
+        for name in state.seats:
+            session.add(Seat(game_id=game.id, seat=name, user_id=seats[name]))
+        _write_progress(session, game, state, 0, 1)
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    session.refresh(game)
+    return game
+
+
+def submit_order(session: Session, game_id: int, seat: str, step: int,
+                 actions: list[str]) -> OrderResult:
+    """Apply a sequential order now, or store a simultaneous one sealed until its step resolves."""
+    try:
+        return _submit(session, game_id, seat, step, list(actions))
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _submit(session, game_id, seat, step, actions) -> OrderResult:
+    game = _get_game(session, game_id)
+    if step != game.step:
+        raise StaleStep(game.step, _prompt(game, seat))
+    if not actions:
+        raise MalformedAction("An order needs at least one action.")
+    state = _load(game)
+    active = state.active()
+    if _simultaneous(active) and seat in active:
+        return _seal(session, game, state, seat, actions)
+    if active != [seat]:
+        state.parse(seat, actions[0])  # raises the engine's own "not your decision" reason
+        raise IllegalAction(f"It is not {seat}'s decision now.")
+    old_len = len(state.s["log"])
+    result = OrderResult(step=step)
+    for i, text in enumerate(actions):
+        if i:
+            _advance(state, (seat, text))
+            if state.active() != [seat]:
+                result.stopped_at, result.legal = i, []
+                result.reason = ("The order stops here: the game moved on to another decision. "
+                                 + (state.prompt(seat) if state.active() else "The game is over."))
+                break
+        try:
+            result.applied.append(str(state.apply(seat, text)))
+        except ActionError as exc:
+            if i == 0:
+                raise
+            result.stopped_at, result.reason, result.legal = i, exc.reason, exc.legal
+            break
+    _advance(state)
+    session.add(Order(game_id=game.id, step=step, seat=seat, actions=result.applied,
+                      status="applied"))
+    result.step = _compare_and_set(session, game, step, state)
+    _write_progress(session, game, state, old_len, result.step)
+    session.commit()
+    return result
+
+
+def _seal(session, game, state, seat, actions) -> OrderResult:
+    if len(actions) != 1:
+        raise MalformedAction("A simultaneous step takes exactly one action from each seat.")
+    canonical = str(state.parse(seat, actions[0]))
+    order = session.exec(select(Order).where(Order.game_id == game.id, Order.step == game.step,
+                                             Order.seat == seat)).first()
+    if order is None:
+        order = Order(game_id=game.id, step=game.step, seat=seat)
+    elif order.status != "pending":
+        raise StaleStep(game.step, state.prompt(seat))
+    order.actions, order.status, order.updated_at = [canonical], "pending", utcnow()
+    session.add(order)
+    # Touch the game row on its step: a resolution of this step cannot commit in between
+    # (row lock on PostgreSQL, the write lock on SQLite), and a resolved step refuses the order.
+    touched = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step)
+                              .values(updated_at=utcnow()))
+    if touched.rowcount != 1:
+        session.rollback()
+        current = session.get(Game, game.id)
+        raise StaleStep(current.step, _prompt(current, seat))
+    session.flush()
+    committed = _pending_seats(session, game.id, game.step)
+    session.commit()
+    return OrderResult(step=game.step, sealed=True,
+                       all_committed=set(state.active()) <= committed)
+
+
+def _pending_seats(session, game_id, step) -> set[str]:
+    rows = session.exec(select(Order.seat).where(Order.game_id == game_id, Order.step == step,
+                                                 Order.status == "pending")).all()
+    return set(rows)
+
+
+def resolve_step(session: Session, game_id: int, step: int) -> bool:
+    """Apply the sealed orders of a simultaneous step exactly once; False if nothing to do."""
+    try:
+        game = _get_game(session, game_id)
+        if game.step != step:
+            session.rollback()
+            return False
+        state = _load(game)
+        active = state.active()
+        orders = {o.seat: o for o in session.exec(
+            select(Order).where(Order.game_id == game_id, Order.step == step,
+                                Order.status == "pending")).all()}
+        if not _simultaneous(active) or not set(active) <= set(orders):
+            session.rollback()
+            return False
+        old_len = len(state.s["log"])
+        for seat in active:
+            state.apply(seat, orders[seat].actions[0])
+        _advance(state)
+        try:
+            new_step = _compare_and_set(session, game, step, state)
+        except StaleStep:
+            return False
+        for order in orders.values():
+            order.status, order.updated_at = "applied", utcnow()
+            session.add(order)
+        _write_progress(session, game, state, old_len, new_step)
+        session.commit()
+        return True
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def log_of(session: Session, game_id: int) -> list[LogEntry]:
+    return list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id)
+                             .order_by(LogEntry.seq)).all())
+
+
+def rebuild(session: Session, game_id: int) -> bool:
+    """Replay the stored log from the seed and say whether it gives exactly the cached state."""
+    game = _get_game(session, game_id)
+    log = [[row.seat, row.action] for row in log_of(session, game_id)]
+    replayed = engine.replay(game.game_type, game.seed, log, options=game.options)
+    return _state_json(replayed) == game.state
+
+
+def view_for(session: Session, game_id: int, seat: str | None) -> dict:
+    """The game as ``seat`` may see it (None: a spectator), from the cached state."""
+    return _load(_get_game(session, game_id)).view(seat)
