@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.core import (CHANCE, Action, ActionError, IllegalAction, MalformedAction, OptionsError,
-                         from_dict, games, new_game, sample_chance)
+                         from_dict, games, new_game, play_random, sample_chance)
 
 EDITIONS = ("gmt", "zman")
 SEATS = ("kennedy", "nixon")
@@ -20,20 +20,11 @@ SEEDS = (1, 2, 3)
 def walk(edition: str, seed, *, options=None, check=None):
     """Play a game with seeded random legal actions, calling ``check(state)`` at every state
     (the opening included); return the final state."""
-    state = new_game("tmotp", seed=seed, options={"edition": edition, **(options or {})})
-    rng = random.Random(f"walk/{edition}/{seed}")
-    while True:
-        if check is not None:
-            check(state)
-        active = state.active()
-        if not active:
-            return state
-        if active == [CHANCE]:
-            state._do(CHANCE, sample_chance(state))
-        else:
-            seat = rng.choice(active)
-            state._do(seat, rng.choice(state.legal_actions(seat)))
-        assert len(state.s["log"]) < 5000, "the game does not end"
+    options = {"edition": edition, **(options or {})}
+    if check is not None:
+        check(new_game("tmotp", seed=seed, options=options))
+    return play_random("tmotp", seed, options=options, policy_seed=f"walk/{edition}/{seed}",
+                       check=check)
 
 
 # --- registry and options ---------------------------------------------------------------------

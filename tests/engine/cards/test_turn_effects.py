@@ -12,8 +12,8 @@ from engine.core import CHANCE
 from engine.core.errors import IllegalAction
 from engine.games.tmotp import effects
 
-from tests.engine.scenarios.helpers import (EDITIONS, draws, end_turn, force, last_activity_phase,
-                                            setup, start, step)
+from tests.engine.scenarios.helpers import (EDITIONS, decline_trigger, draws, end_turn, force,
+                                            last_activity_phase, setup, start, step)
 
 DATA = Path(__file__).resolve().parents[3] / "engine" / "games" / "tmotp" / "data"
 STATES = {s["code"]: s for s in json.loads((DATA / "states.json").read_text())}
@@ -31,18 +31,12 @@ def begin(kennedy, nixon, first="kennedy", edition="gmt"):
     return start(edition, kennedy=kennedy, nixon=nixon, initiative=first, start_player=first)
 
 
-def pass_trigger(g):
-    """The opponent declines to trigger the event of a card just played for CP, if offered."""
-    if step(g) == "trigger":
-        g.apply(g.active()[0], "pass")
-
-
 def cp_play(g, seat, card, mode, *actions):
     """Play ``card`` for CP, make the action's choices, and let the opponent pass the trigger."""
     g.apply(seat, f"play {card} {mode}")
     for action in actions:
         g.apply(seat, action)
-    pass_trigger(g)
+    decline_trigger(g)
 
 
 def played_cp(g, seat, card, mode):
@@ -52,7 +46,7 @@ def played_cp(g, seat, card, mode):
     assert step(g) == ("campaigning" if mode == "campaign" else "positioning")
     cp = g.top["cp"]
     g.apply(seat, "done")
-    pass_trigger(g)
+    decline_trigger(g)
     return cp
 
 
@@ -136,7 +130,7 @@ def test_old_south_civil_rights_leader_removes_five_southern_support_and_is_barr
     assert "travel GA" in g.legal_actions("kennedy")      # travel is not Campaigning
     assert "Old South" in refusal(g, "kennedy", "campaign GA 1")
     force(g, ("kennedy", "done"))
-    pass_trigger(g)
+    decline_trigger(g)
     force(g, ("nixon", "play 30 campaign"))               # Nixon is not barred
     assert {"TX", "GA"} <= set(campaign_states(g, "nixon"))
 
@@ -155,7 +149,7 @@ def test_old_south_removal_limited_to_what_the_leader_has_in_the_south():
     force(g, ("nixon", "play 30 campaign"))
     assert not set(SOUTH) & set(campaign_states(g, "nixon"))
     force(g, ("nixon", "done"))
-    pass_trigger(g)
+    decline_trigger(g)
     force(g, ("kennedy", "play 31 campaign"))
     assert "GA" in campaign_states(g, "kennedy")
 
@@ -196,7 +190,7 @@ def test_nixon_egged_in_michigan_token_loss_and_midwest_bar():
     assert "campaign NY 3" in g.legal_actions("nixon") and "campaign NY 4" not in g.legal_actions("nixon")
     assert "Nixon Egged in Michigan" in refusal(g, "nixon", "campaign MI 1")
     force(g, ("nixon", "done"))
-    pass_trigger(g)
+    decline_trigger(g)
     force(g, ("kennedy", "play 31 campaign"))
     assert "MI" in campaign_states(g, "kennedy")           # Kennedy is not barred
 
@@ -226,13 +220,13 @@ def test_ken_air_free_travel_and_one_more_cp_for_campaigning_only():
     assert "campaign WA 3" in g.legal_actions("kennedy")   # West from the East: no travel cost
     assert "campaign HI 3" in g.legal_actions("kennedy")
     force(g, ("kennedy", "campaign WA 3"))
-    pass_trigger(g)
+    decline_trigger(g)
     assert g.s["support"]["WA"] == 3 and g.s["tokens"]["kennedy"] == "WA"
     force(g, ("nixon", "play 25 campaign"))
     assert "campaign NY 2" in g.legal_actions("nixon")     # Nixon still pays 2 to the East
     assert "campaign NY 3" not in g.legal_actions("nixon")
     force(g, ("nixon", "done"))
-    pass_trigger(g)
+    decline_trigger(g)
     assert played_cp(g, "kennedy", 41, "position") == 3    # Positioning: printed
 
 
@@ -280,7 +274,7 @@ def test_johnson_jeered_in_dallas_kennedy_loses_texas_cube_and_the_south():
     assert not set(SOUTH) & set(states) and {"NY", "IL"} <= set(states)
     assert "Johnson Jeered in Dallas" in refusal(g, "kennedy", "campaign VA 1")
     force(g, ("kennedy", "done"))
-    pass_trigger(g)
+    decline_trigger(g)
     force(g, ("nixon", "play 25 campaign"))
     assert "TX" in campaign_states(g, "nixon")
 
@@ -314,7 +308,7 @@ def test_profiles_in_courage_failed_check_drawn_again_once():
     draws(g, "nixon")                                      # the redraw failed: no second one
     assert step(g) == "advertising" and g.top["left"] == 1
     force(g, ("kennedy", "media east"))
-    pass_trigger(g)
+    decline_trigger(g)
     assert g.s["media"]["east"] == 1
     assert g.s["bag"] == {"kennedy": bag["kennedy"] - 1, "nixon": bag["nixon"] - 3}
 
@@ -379,7 +373,7 @@ def test_bobby_kennedy_each_kennedy_card_one_cp_higher_never_above_five():
     force(g, ("kennedy", "play 41 advertise"))
     assert g.top["step"] == "support_checks" and g.top["left"] == 4
     draws(g, "nixon", "nixon", "nixon", "nixon")
-    pass_trigger(g)
+    decline_trigger(g)
     cp_play(g, "nixon", 25, "campaign", "done")
     assert played_cp(g, "kennedy", "candidate", "campaign") == 5
 
@@ -411,7 +405,7 @@ def test_hostile_press_corps_nixon_checks_everywhere(edition):
     draws(g, "nixon", "kennedy")
     force(g, ("nixon", "campaign NV 2"))
     draws(g, "nixon", "nixon")
-    pass_trigger(g)
+    decline_trigger(g)
     assert g.s["support"]["CA"] == -1 and g.s["support"]["NV"] == -2
     force(g, ("kennedy", "play 43 campaign"), ("kennedy", "campaign NY 4"))
     assert g.s["support"]["NY"] == 4                       # no checks for Kennedy
@@ -491,7 +485,7 @@ def test_congressional_summer_session_kennedy_chooses_token_and_cards_two_cp_low
     force(g, ("kennedy", "play 38 advertise"))
     assert g.top["step"] == "support_checks" and g.top["left"] == 1  # 2 - 2, never below 1
     draws(g, "nixon")
-    pass_trigger(g)
+    decline_trigger(g)
     cp_play(g, "nixon", 88, "campaign", "done")
     assert played_cp(g, "kennedy", "candidate", "campaign") == 3
 
@@ -519,7 +513,7 @@ def test_eisenhowers_silence_nixon_may_not_campaign_where_kennedy_leads():
     assert {"CA", "NY", "KS", "ME", "TX"} <= states
     assert "Eisenhower's Silence" in refusal(g, "nixon", "campaign MO 1")
     force(g, ("nixon", "done"))
-    pass_trigger(g)
+    decline_trigger(g)
     force(g, ("kennedy", "play 43 campaign"))
     assert "campaign KS 2" in g.legal_actions("kennedy")     # Kennedy is not limited
 
@@ -551,7 +545,7 @@ def test_advance_men_no_travel_cost_and_no_checks_when_campaigning(edition):
     assert g.s["effect_seats"] == {"79": "kennedy"}
     cp_play(g, "nixon", 30, "campaign", "done")
     force(g, ("kennedy", "play 41 campaign"), ("kennedy", "campaign CA 3"))   # carried, token there
-    pass_trigger(g)
+    decline_trigger(g)
     assert g.s["support"]["CA"] == -1 and g.s["tokens"]["kennedy"] == "CA"
     setup(g, support={"NY": 4})
     force(g, ("nixon", "play 25 campaign"))
@@ -567,7 +561,7 @@ def test_advance_men_triggered_benefits_the_triggering_player():
     force(g, ("kennedy", "play 79 campaign"), ("kennedy", "done"), ("nixon", "trigger"))
     assert g.s["effect_seats"] == {"79": "nixon"}
     force(g, ("nixon", "play 25 campaign"), ("nixon", "campaign NY 4"))
-    pass_trigger(g)
+    decline_trigger(g)
     assert g.s["support"]["NY"] == 0 and g.s["tokens"]["nixon"] == "NY"
     force(g, ("kennedy", "play 41 campaign"))
     assert "campaign CA 1" in g.legal_actions("kennedy") and "campaign CA 2" not in g.legal_actions("kennedy")
@@ -651,7 +645,7 @@ def test_stevenson_loyalists_kennedy_barred_from_west_and_midwest_alaska_hawaii_
     assert set(SOUTH) <= states and "NY" in states
     assert "Stevenson Loyalists" in refusal(g, "kennedy", "campaign HI 1")
     force(g, ("kennedy", "done"))
-    pass_trigger(g)
+    decline_trigger(g)
     force(g, ("nixon", "play 25 campaign"))
     assert "CA" in campaign_states(g, "nixon")
 

@@ -1,7 +1,7 @@
 """1. Initiative Phase: new cards, the initiative check and the start player."""
 from engine.core import CHANCE
 
-from .helpers import draws, end_turn, force, last_activity_phase, new, reach_debates, start, step
+from .helpers import decline_trigger, draws, end_turn, force, last_activity_phase, new, reach_debates, start, step
 
 
 def _deal_turn_one(g):
@@ -22,12 +22,6 @@ def test_initiative_player_chooses_start_player():
     assert step(g) == "activity" and g.active() == ["kennedy"]
 
 
-def _pass_trigger(g):
-    """The opponent declines to trigger the event of a card just played for CP, if offered."""
-    if step(g) == "trigger":
-        force(g, (g.active()[0], "pass"))
-
-
 def test_start_player_plays_first_in_every_activity_phase():
     """"Each phase, both players play and resolve a single card, beginning with the start
     player.\""""
@@ -37,11 +31,11 @@ def test_start_player_plays_first_in_every_activity_phase():
         assert g.active() == ["nixon"]
         nixon_card = g.s["hands"]["nixon"][0]
         force(g, ("nixon", f"play {nixon_card} campaign"), ("nixon", "done"))
-        _pass_trigger(g)
+        decline_trigger(g)
         assert g.active() == ["kennedy"]
         kennedy_card = g.s["hands"]["kennedy"][0]
         force(g, ("kennedy", f"play {kennedy_card} campaign"), ("kennedy", "done"))
-        _pass_trigger(g)
+        decline_trigger(g)
 
 
 def test_five_activity_phases_per_turn():
@@ -50,7 +44,7 @@ def test_five_activity_phases_per_turn():
         for seat in ("kennedy", "nixon"):
             assert step(g) == "activity"
             force(g, (seat, f"play {g.s['hands'][seat][0]} campaign"), (seat, "done"))
-            _pass_trigger(g)
+            decline_trigger(g)
     # one card left each: the Campaign Strategy Phase (no Momentum Phase decision arises)
     assert step(g) == "campaign_strategy"
     assert len(g.s["hands"]["kennedy"]) == 1 and len(g.s["hands"]["nixon"]) == 1
