@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, current_app
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
@@ -21,7 +21,31 @@ def make_engine(url: str) -> Engine:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         # Gunicorn and Celery use threads too; each session is still confined to one thread.
         connect_args["check_same_thread"] = False
-    return create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+        connect_args["timeout"] = 30  # wait for the write lock instead of failing at once
+    engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+    if parsed.get_backend_name() == "sqlite":
+        _serialize_sqlite_writers(engine)
+    return engine
+
+
+def _serialize_sqlite_writers(engine: Engine) -> None:
+    """Make every SQLite transaction take the write lock when it begins (BEGIN IMMEDIATE).
+
+    With SQLite's default deferred transactions, two processes that read and then write fail
+    with "database is locked" without waiting; an immediate transaction waits its turn
+    (the busy timeout) instead. WAL lets readers of other processes go on meanwhile.
+    This is SQLAlchemy's documented recipe for pysqlite's transaction handling.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None  # the driver must not emit BEGIN itself
+        dbapi_connection.execute("PRAGMA journal_mode=WAL")
+        dbapi_connection.execute("PRAGMA foreign_keys=ON")
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def init_app(app: Flask) -> None:

@@ -44,8 +44,13 @@ class Game(SQLModel, table=True):
     seed_hash: str = Field(max_length=64)  # sha256 hex of seed, shown to the seats
     state: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))  # cache
     public: bool = False
+    created_by: Optional[int] = Field(default=None, foreign_key="user.id")
+    # {"winner": seat | None, "reason": str, "resigned": seat?} once the game is over
+    result: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+    deadline_at: Optional[datetime] = Field(default=None, sa_type=TZ)  # used by later issues
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    finished_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
 class Seat(SQLModel, table=True):
@@ -55,6 +60,20 @@ class Seat(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", index=True)
     seat: str = Field(max_length=50)
     user_id: Optional[int] = Field(default=None, foreign_key="user.id", index=True)
+    invite_email: Optional[str] = Field(default=None, max_length=320)  # who is invited to it
+    invite_token_hash: Optional[str] = Field(default=None, max_length=64)  # sha256 of the token
+    joined_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+
+
+class Spectator(SQLModel, table=True):
+    """A user following a game they do not play (public games, or invited to watch)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
 
 
 class LogEntry(SQLModel, table=True):
@@ -87,6 +106,7 @@ class OutboxMessage(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     published_at: Optional[datetime] = Field(default=None, index=True, sa_type=TZ)
     attempts: int = 0
+    last_error: Optional[str] = Field(default=None, max_length=2000)
 
 
 class IdempotencyKey(SQLModel, table=True):
@@ -98,4 +118,15 @@ class IdempotencyKey(SQLModel, table=True):
     request_hash: str = Field(max_length=64)
     response: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     status_code: Optional[int] = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class TaskFailure(SQLModel, table=True):
+    """A Celery task that raised (recorded by the worker; counted by the metrics endpoint)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    task_name: str = Field(max_length=200, index=True)
+    task_id: str = Field(default="", max_length=200)
+    args: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    error: str = Field(default="", max_length=2000)
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)

@@ -36,7 +36,7 @@ class StaleStep(Exception):
 @dataclass
 class OrderResult:
     step: int  # the game's step after the order
-    applied: list[str] = field(default_factory=list)  # canonical actions applied (sequential)
+    applied: list[str] = field(default_factory=list)  # canonical actions accepted (applied or sealed)
     sealed: bool = False  # stored sealed for a simultaneous step, not applied yet
     all_committed: bool = False  # simultaneous: every active seat has a pending order now
     stopped_at: int | None = None  # index of the first action not applied, if the order stopped
@@ -119,11 +119,15 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
 
 def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
     """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise."""
-    status = "active" if state.active() else "finished"
-    result = session.execute(
-        update(Game).where(Game.id == game.id, Game.step == step)
-        .values(step=step + 1, state=_state_json(state), status=status, updated_at=utcnow())
-    )
+    values = {"step": step + 1, "state": _state_json(state), "status": "active",
+              "updated_at": utcnow()}
+    if not state.active():
+        outcome = state.outcome()
+        values.update(status="finished", finished_at=utcnow(),
+                      result=outcome.to_dict() if outcome else None)
+    result = session.execute(update(Game).where(Game.id == game.id, Game.step == step,
+                                                Game.status.in_(("open", "active")))
+                             .values(**values))
     if result.rowcount != 1:
         session.rollback()
         current = session.get(Game, game.id)
@@ -145,23 +149,37 @@ def _get_game(session: Session, game_id: int) -> Game:
 # --- public API ---------------------------------------------------------------------------
 def create_game(session: Session, game_type: str, options: dict | None,
                 seats: dict[str, int | None], seed: str | None = None,
-                public: bool = False) -> Game:
-    """Create a started game: opening chance drawn, forced choices made, the first seats told."""
+                public: bool = False, created_by: int | None = None) -> Game:
+    """Create and start a game whose seats are already known (operators and tests; players go
+    through lobby.open_game / join_game / start_game)."""
     seed = seed if seed is not None else secrets.token_hex(16)
     options = dict(options or {})
-    state = engine.new_game(game_type, seed=seed, options=options)
-    if set(seats) != set(state.seats):
-        raise engine.OptionsError(f"The seats of {game_type} are {', '.join(state.seats)}.")
-    _advance(state)
-    game = Game(game_type=game_type, options=options, status="active" if state.active()
-                else "finished", step=1, seed=seed, seed_hash=sha256_hex(seed),
-                state=_state_json(state), public=public)
+    names = engine.new_game(game_type, seed=seed, options=options).seats
+    if set(seats) != set(names):
+        raise engine.OptionsError(f"The seats of {game_type} are {', '.join(names)}.")
+    game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,
+                seed_hash=sha256_hex(seed), public=public, created_by=created_by)
     try:
         session.add(game)
         session.flush()
-        for name in state.seats:
-            session.add(Seat(game_id=game.id, seat=name, user_id=seats[name]))
-        _write_progress(session, game, state, 0, 1)
+        for name in names:
+            session.add(Seat(game_id=game.id, seat=name, user_id=seats[name],
+                             joined_at=utcnow() if seats[name] else None))
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    return start(session, game)
+
+
+def start(session: Session, game: Game) -> Game:
+    """Start an open game: draw the opening chance, make forced choices, tell the first seats."""
+    try:
+        state = engine.new_game(game.game_type, seed=game.seed, options=dict(game.options))
+        _advance(state)
+        new_step = _compare_and_set(session, game, game.step, state)
+        _write_progress(session, game, state, 0, new_step)
+        session.add(OutboxMessage(kind="game_started", payload={"game_id": game.id}))
         session.commit()
     except BaseException:
         session.rollback()
@@ -182,6 +200,9 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
 
 def _submit(session, game_id, seat, step, actions) -> OrderResult:
     game = _get_game(session, game_id)
+    if game.status != "active":
+        raise IllegalAction("The game is over." if game.status == "finished"
+                            else "The game has not started yet.")
     if step != game.step:
         raise StaleStep(game.step, _prompt(game, seat))
     if not actions:
@@ -223,6 +244,16 @@ def _seal(session, game, state, seat, actions) -> OrderResult:
     if len(actions) != 1:
         raise MalformedAction("A simultaneous step takes exactly one action from each seat.")
     canonical = str(state.parse(seat, actions[0]))
+    # Touch the game row on its step first: it takes the row lock (PostgreSQL; SQLite's write
+    # lock is taken at BEGIN), so sealing and resolving one step are serialized, and an order
+    # for a step that has just resolved is refused rather than lost.
+    touched = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
+                                                 Game.status == "active")
+                              .values(updated_at=utcnow()))
+    if touched.rowcount != 1:
+        session.rollback()
+        current = session.get(Game, game.id)
+        raise StaleStep(current.step, _prompt(current, seat))
     order = session.exec(select(Order).where(Order.game_id == game.id, Order.step == game.step,
                                              Order.seat == seat)).first()
     if order is None:
@@ -231,21 +262,16 @@ def _seal(session, game, state, seat, actions) -> OrderResult:
         raise StaleStep(game.step, state.prompt(seat))
     order.actions, order.status, order.updated_at = [canonical], "pending", utcnow()
     session.add(order)
-    # Touch the game row on its step: a resolution of this step cannot commit in between
-    # (row lock on PostgreSQL, the write lock on SQLite), and a resolved step refuses the order.
-    touched = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step)
-                              .values(updated_at=utcnow()))
-    if touched.rowcount != 1:
-        session.rollback()
-        current = session.get(Game, game.id)
-        raise StaleStep(current.step, _prompt(current, seat))
     session.flush()
     committed = _pending_seats(session, game.id, game.step)
+    all_committed = set(state.active()) <= committed
+    if all_committed:
+        # The resolution is a follow-up task: written in this transaction, published after it.
+        session.add(OutboxMessage(kind="resolve_step",
+                                  payload={"game_id": game.id, "step": game.step}))
     session.commit()
-    return OrderResult(step=game.step, sealed=True,
-                       all_committed=set(state.active()) <= committed)
-
-
+    return OrderResult(step=game.step, sealed=True, all_committed=all_committed,
+                       applied=[canonical])
 def _pending_seats(session, game_id, step) -> set[str]:
     rows = session.exec(select(Order.seat).where(Order.game_id == game_id, Order.step == step,
                                                  Order.status == "pending")).all()
@@ -256,7 +282,7 @@ def resolve_step(session: Session, game_id: int, step: int) -> bool:
     """Apply the sealed orders of a simultaneous step exactly once; False if nothing to do."""
     try:
         game = _get_game(session, game_id)
-        if game.step != step:
+        if game.step != step or game.status != "active":
             session.rollback()
             return False
         state = _load(game)
@@ -302,3 +328,58 @@ def rebuild(session: Session, game_id: int) -> bool:
 def view_for(session: Session, game_id: int, seat: str | None) -> dict:
     """The game as ``seat`` may see it (None: a spectator), from the cached state."""
     return _load(_get_game(session, game_id)).view(seat)
+
+
+# --- what a seat may see -------------------------------------------------------------------
+def pending_order(session: Session, game_id: int, step: int, seat: str) -> Order | None:
+    return session.exec(select(Order).where(Order.game_id == game_id, Order.step == step,
+                                            Order.seat == seat,
+                                            Order.status == "pending")).first()
+
+
+def decision_for(session: Session, game: Game, seat: str) -> dict:
+    """The seat's current decision: what is asked, the legal actions, the step it answers.
+
+    In a simultaneous step the seat's own sealed order is shown back to it (and only to it);
+    the other seats' orders are never mentioned beyond how many seats have committed.
+    """
+    if game.status != "active":
+        return {"step": game.step, "active": False, "prompt": None, "legal_actions": [],
+                "simultaneous": False, "your_order": None, "committed": 0, "waiting_for": []}
+    state = _load(game)
+    active = state.active()
+    mine = seat in active
+    order = pending_order(session, game.id, game.step, seat) if mine else None
+    committed = len(_pending_seats(session, game.id, game.step)) if _simultaneous(active) else 0
+    return {
+        "step": game.step,
+        "active": mine and order is None,
+        "prompt": state.prompt(seat) if mine else None,
+        "legal_actions": [str(a) for a in state.legal_actions(seat)] if mine else [],
+        "simultaneous": _simultaneous(active),
+        "your_order": list(order.actions) if order else None,
+        "committed": committed,
+        "waiting_for": [] if _simultaneous(active) else list(active),
+    }
+
+
+def your_move(session: Session, game: Game, seat: str) -> bool:
+    """Whether the seat is asked something now (and has not yet sealed its order)."""
+    if game.status != "active" or not game.state:
+        return False
+    active = _load(game).active()
+    if seat not in active:
+        return False
+    return not (_simultaneous(active) and pending_order(session, game.id, game.step, seat))
+
+
+def log_for(session: Session, game: Game, seat: str | None) -> list[dict]:
+    """The log as the seat may see it: redacted during play, the full record after the end."""
+    if game.status == "finished":
+        return [{"seq": r.seq, "seat": r.seat, "action": r.action, "chance": r.is_chance}
+                for r in log_of(session, game.id)]
+    if not game.state:
+        return []
+    view = _load(game).view(seat)
+    return [{"seq": i, "seat": entry[0], "action": entry[1], "chance": entry[0] == CHANCE}
+            for i, entry in enumerate(view.get("log", []))]

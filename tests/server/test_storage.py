@@ -17,7 +17,7 @@ from server import db
 from server.models import ApiToken, Game, LogEntry, User
 from server.services.games import create_game
 
-TABLES = {"user", "apitoken", "game", "seat", "logentry", "order", "outboxmessage",
+TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logentry", "order", "outboxmessage",
           "idempotencykey"}
 
 

@@ -1,0 +1,215 @@
+"""Before and around play: open a game, invite and join its seats, start it, resign, spectate.
+
+A game is created ``open`` with its seats reserved by email (or left open for anybody holding the
+seat's invitation code); it starts when its creator says so and every seat has a player. The seed
+is drawn at creation and only its sha256 is shown until the game ends (verifiable fairness).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import engine.core as engine
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from server.models import Game, Order, OutboxMessage, Seat, Spectator, User, utcnow
+from server.services import games as orders
+from server.services.users import normalize_email, sha256_hex
+
+
+class LobbyError(Exception):
+    """A refused lobby request. ``kind`` is one of not_found, forbidden, conflict, invalid."""
+
+    def __init__(self, kind: str, reason: str):
+        self.kind = kind
+        self.reason = reason
+        super().__init__(reason)
+
+
+def seats_of(game_type: str, options: dict | None) -> tuple[str, ...]:
+    """The seat names of a game type with these options (raises OptionsError if they are bad)."""
+    return tuple(engine.new_game(game_type, seed="seats", options=dict(options or {})).seats)
+
+
+def open_game(session: Session, creator: User, game_type: str, options: dict | None,
+              seats: dict[str, str | None], public: bool = False,
+              seed: str | None = None) -> tuple[Game, dict[str, str]]:
+    """Create an open game; return it and each seat's invitation code (shown only this once).
+
+    ``seats`` maps every seat to an email address (that person is invited) or None (anybody with
+    the code may take it). The creator takes a seat reserved for their own address at once.
+    """
+    if game_type not in engine.games():
+        raise LobbyError("invalid", f"There is no game '{game_type}'; the games are "
+                         f"{', '.join(engine.games())}.")
+    options = dict(options or {})
+    names = seats_of(game_type, options)
+    if set(seats) != set(names):
+        raise LobbyError("invalid", f"The seats of {game_type} are {', '.join(names)}; "
+                         "give each an email address or null.")
+    emails = [normalize_email(e) for e in seats.values() if e]
+    if len(emails) != len(set(emails)):
+        raise LobbyError("invalid", "One person cannot take two seats in the same game.")
+    seed = seed if seed is not None else secrets.token_hex(16)
+    game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,
+                seed_hash=sha256_hex(seed), public=public, created_by=creator.id)
+    codes: dict[str, str] = {}
+    try:
+        session.add(game)
+        session.flush()
+        for name in names:
+            email = normalize_email(seats[name]) if seats[name] else None
+            code = secrets.token_urlsafe(16)
+            codes[name] = code
+            seat = Seat(game_id=game.id, seat=name, invite_email=email,
+                        invite_token_hash=sha256_hex(code))
+            if email == creator.email:
+                seat.user_id, seat.joined_at = creator.id, utcnow()
+            elif email:
+                session.add(OutboxMessage(kind="invitation", payload={
+                    "game_id": game.id, "seat": name, "email": email}))
+            session.add(seat)
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    session.refresh(game)
+    return game, codes
+
+
+def _game(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise LobbyError("not_found", "There is no such game.")
+    return game
+
+
+def seat_rows(session: Session, game_id: int) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.id)))
+
+
+def seat_of(session: Session, game_id: int, user_id: int) -> str | None:
+    """The seat the user plays in this game, or None."""
+    return session.exec(select(Seat.seat).where(Seat.game_id == game_id,
+                                                Seat.user_id == user_id)).first()
+
+
+def may_see(session: Session, game: Game, user: User | None) -> bool:
+    """Whether the user may see the game at all (a private game is invisible to others)."""
+    if game.public:
+        return True
+    if user is None:
+        return False
+    if game.created_by == user.id:
+        return True
+    for seat in seat_rows(session, game.id):
+        if seat.user_id == user.id or seat.invite_email == user.email:
+            return True
+    return session.exec(select(Spectator).where(Spectator.game_id == game.id,
+                                                Spectator.user_id == user.id)).first() is not None
+
+
+def join_game(session: Session, game_id: int, user: User, seat: str | None = None,
+              code: str | None = None) -> str:
+    """Take a seat: the one reserved for the user's email, or the one the code opens."""
+    try:
+        game = _game(session, game_id)
+        rows = seat_rows(session, game_id)
+        if code is None and not may_see(session, game, user):
+            raise LobbyError("not_found", "There is no such game.")
+        if game.status != "open":
+            raise LobbyError("conflict", "The game has already started; its seats are taken.")
+        if any(r.user_id == user.id for r in rows):
+            raise LobbyError("conflict", "You already have a seat in this game.")
+        if code is not None:
+            matches = [r for r in rows if r.invite_token_hash == sha256_hex(code)]
+            if not matches:
+                raise LobbyError("forbidden", "That invitation code opens no seat of this game.")
+        else:
+            matches = [r for r in rows if r.invite_email == user.email]
+            if not matches:
+                raise LobbyError("forbidden", "You are not invited to a seat of this game; "
+                                 "ask its creator for an invitation code.")
+        if seat is not None:
+            matches = [r for r in matches if r.seat == seat]
+            if not matches:
+                raise LobbyError("invalid", f"Your invitation is not for the seat '{seat}'.")
+        row = matches[0]
+        if row.user_id is not None:
+            raise LobbyError("conflict", f"The seat {row.seat} is already taken.")
+        # Compare-and-set on the seat: two people racing for one code get one seat.
+        done = session.execute(update(Seat).where(Seat.id == row.id, Seat.user_id.is_(None))
+                               .values(user_id=user.id, joined_at=utcnow()))
+        if done.rowcount != 1:
+            raise LobbyError("conflict", f"The seat {row.seat} is already taken.")
+        session.add(OutboxMessage(kind="seat_joined", payload={
+            "game_id": game_id, "seat": row.seat, "user_id": user.id}))
+        session.commit()
+        return row.seat
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def start_game(session: Session, game_id: int, user: User) -> Game:
+    """Start an open game whose seats are all taken: the opening chance is drawn, the first
+    decisions are asked. Only its creator may start it."""
+    game = _game(session, game_id)
+    if not may_see(session, game, user):
+        raise LobbyError("not_found", "There is no such game.")
+    if game.created_by != user.id:
+        raise LobbyError("forbidden", "Only the game's creator can start it.")
+    if game.status != "open":
+        raise LobbyError("conflict", "The game has already started.")
+    empty = [r.seat for r in seat_rows(session, game_id) if r.user_id is None]
+    if empty:
+        raise LobbyError("conflict", "Every seat needs a player before the game starts; "
+                         f"still open: {', '.join(empty)}.")
+    return orders.start(session, game)
+
+
+def resign(session: Session, game_id: int, seat: str) -> Game:
+    """End the game: the seat concedes. With two seats the other one wins."""
+    try:
+        game = _game(session, game_id)
+        if game.status != "active":
+            raise LobbyError("conflict", "Only a game in play can be resigned.")
+        names = [r.seat for r in seat_rows(session, game_id)]
+        others = [n for n in names if n != seat]
+        winner = others[0] if len(others) == 1 else None
+        result = {"winner": winner, "reason": f"{seat} resigned.", "resigned": seat,
+                  "scores": {}}
+        done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
+                                                  Game.status == "active")
+                               .values(step=game.step + 1, status="finished", result=result,
+                                       finished_at=utcnow(), updated_at=utcnow()))
+        if done.rowcount != 1:
+            raise LobbyError("conflict", "The game changed meanwhile; try again.")
+        for order in session.exec(select(Order).where(Order.game_id == game_id,
+                                                      Order.status == "pending")).all():
+            order.status = "superseded"
+            session.add(order)
+        session.add(OutboxMessage(kind="game_over", payload={"game_id": game_id}))
+        session.commit()
+        session.refresh(game)
+        return game
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def spectate(session: Session, game_id: int, user: User) -> None:
+    """Follow a public game (or a private one the user may already see)."""
+    try:
+        game = _game(session, game_id)
+        if not may_see(session, game, user):
+            raise LobbyError("not_found", "There is no such game.")
+        exists = session.exec(select(Spectator).where(Spectator.game_id == game_id,
+                                                      Spectator.user_id == user.id)).first()
+        if exists is None and seat_of(session, game_id, user.id) is None:
+            session.add(Spectator(game_id=game_id, user_id=user.id))
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise

@@ -1,0 +1,77 @@
+"""Users and their API tokens. A token is shown once, when issued; only its sha256 is stored."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlmodel import Session, select
+
+from server.models import ApiToken, User
+
+TOKEN_PREFIX = "ws_"
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def normalize_email(email: str) -> str:
+    return email.strip().lower()
+
+
+class EmailTaken(ValueError):
+    pass
+
+
+def find_user(session: Session, email: str) -> User | None:
+    return session.exec(select(User).where(User.email == normalize_email(email))).first()
+
+
+def create_user(session: Session, email: str, display_name: str = "", locale: str = "en",
+                *, commit: bool = True) -> User:
+    """Add a user; raise EmailTaken if the address already has one."""
+    email = normalize_email(email)
+    if find_user(session, email) is not None:
+        raise EmailTaken(email)
+    user = User(email=email, display_name=display_name or email.split("@")[0], locale=locale)
+    session.add(user)
+    if commit:
+        session.commit()
+        session.refresh(user)
+    else:
+        session.flush()
+    return user
+
+
+def find_or_create_user(session: Session, email: str) -> User:
+    """The user of an address, created (without a token) on first use; flushes, no commit."""
+    user = find_user(session, email)
+    if user is None:
+        user = create_user(session, email, commit=False)
+    return user
+
+
+def issue_token(session: Session, user_id: int) -> str:
+    """Make a new API token for the user, store its hash, and return the token itself."""
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    session.add(ApiToken(user_id=user_id, token_hash=sha256_hex(token)))
+    session.commit()
+    return token
+
+
+def user_for_token(session: Session, token: str) -> User | None:
+    """The user a token belongs to, or None; compares hashes only."""
+    row = session.exec(select(ApiToken).where(ApiToken.token_hash == sha256_hex(token))).first()
+    if row is None:
+        return None
+    return session.get(User, row.user_id)
+
+
+def revoke_tokens(session: Session, user_id: int) -> int:
+    rows = session.exec(select(ApiToken).where(ApiToken.user_id == user_id)).all()
+    for row in rows:
+        session.delete(row)
+    session.commit()
+    return len(rows)
+
