@@ -95,8 +95,13 @@ def _state_json(state) -> dict:
 
 
 # --- writing ------------------------------------------------------------------------------
-def _write_progress(session: Session, game: Game, state, old_log_len: int, new_step: int) -> None:
-    """Add the new log rows, the sealed forced orders and the notifications of the new step."""
+def _write_progress(session: Session, game: Game, state, old_log_len: int, new_step: int,
+                    actor: str | None = None) -> None:
+    """Add the new log rows, the sealed forced orders and the notifications of the new step.
+
+    The seat that just acted (``actor``) is not notified of its own next decision: the answer to
+    its order already carries it, and every email costs a player a round trip.
+    """
     log = state.s["log"]
     for seq in range(old_log_len, len(log)):
         seat, action = log[seq]
@@ -111,7 +116,7 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
             # A forced choice in a simultaneous step is committed for the seat, not asked.
             session.add(Order(game_id=game.id, step=new_step, seat=seat,
                               actions=state.legal_actions(seat)[:1], status="pending"))
-        else:
+        elif seat != actor or _simultaneous(active):
             session.add(OutboxMessage(kind="your_decision",
                                       payload={"game_id": game.id, "seat": seat,
                                                "step": new_step}))
@@ -235,7 +240,7 @@ def _submit(session, game_id, seat, step, actions) -> OrderResult:
     session.add(Order(game_id=game.id, step=step, seat=seat, actions=result.applied,
                       status="applied"))
     result.step = _compare_and_set(session, game, step, state)
-    _write_progress(session, game, state, old_len, result.step)
+    _write_progress(session, game, state, old_len, result.step, actor=seat)
     session.commit()
     return result
 
