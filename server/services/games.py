@@ -130,9 +130,12 @@ def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
         outcome = state.outcome()
         values.update(status="finished", finished_at=utcnow(),
                       result=outcome.to_dict() if outcome else None)
+    # synchronize_session=False: the Game object in the session is not refreshed in place
+    # (callers use the returned step; an ORM-evaluated update costs more than the write).
     result = session.execute(update(Game).where(Game.id == game.id, Game.step == step,
                                                 Game.status.in_(("open", "active")))
-                             .values(**values))
+                             .values(**values)
+                             .execution_options(synchronize_session=False))
     if result.rowcount != 1:
         session.rollback()
         current = session.get(Game, game.id)
@@ -254,7 +257,8 @@ def _seal(session, game, state, seat, actions) -> OrderResult:
     # for a step that has just resolved is refused rather than lost.
     touched = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
                                                  Game.status == "active")
-                              .values(updated_at=utcnow()))
+                              .values(updated_at=utcnow())
+                              .execution_options(synchronize_session=False))
     if touched.rowcount != 1:
         session.rollback()
         current = session.get(Game, game.id)
