@@ -20,6 +20,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Path(app.config["VAR_DIR"]).mkdir(parents=True, exist_ok=True)
 
     db.init_app(app)
+    from server import api; api.init_app(app)  # noqa: E702  /api/v1 (REST API, OpenAPI)
+    from server import metrics; metrics.init_app(app)  # noqa: E702  GET /metrics
 
     @app.get("/healthz")
     def healthz():

@@ -35,13 +35,35 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # Redis or RabbitMQ. Production sets redis://... here.
         "BROKER_URL": _get(env, "BROKER_URL", "filesystem://"),
         "BROKER_DIR": str(broker_dir),
-        "RESULT_BACKEND": _get(
-            env, "RESULT_BACKEND", f"db+sqlite:///{var_dir / 'celery-results.db'}"
-        ),
+        # Set but empty means no result backend (the tasks' results are not needed to run).
+        "RESULT_BACKEND": env[PREFIX + "RESULT_BACKEND"] if PREFIX + "RESULT_BACKEND" in env
+        else f"db+sqlite:///{var_dir / 'celery-results.db'}",
         "BEAT_SCHEDULE_FILE": _get(
             env, "BEAT_SCHEDULE_FILE", str(var_dir / "celerybeat-schedule")
         ),
+        # Redis only: seconds before a message that a worker took but never acknowledged
+        # (the worker died) is delivered again. Keep it above the longest task run and retry delay.
+        "BROKER_VISIBILITY_TIMEOUT": float(_get(env, "BROKER_VISIBILITY_TIMEOUT", "3600")),
+        # How often beat runs the outbox relay (publish rows still unpublished).
+        "OUTBOX_RELAY_SECONDS": float(_get(env, "OUTBOX_RELAY_SECONDS", "5")),
+        # How often beat runs the resolution sweep, which publishes resolve_step again for every
+        # step whose seats have all committed but which is still unresolved this long after.
+        "RESOLVE_SWEEP_SECONDS": float(_get(env, "RESOLVE_SWEEP_SECONDS", "30")),
         "SMTP_HOST": _get(env, "SMTP_HOST", "127.0.0.1"),
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),
         "INBOUND_MAIL_DIR": _get(env, "INBOUND_MAIL_DIR", str(var_dir / "mail" / "inbound")),
+        # POST /api/v1/users lets anybody sign up (true/false); false: operators make accounts.
+        "OPEN_SIGNUP": _get(env, "OPEN_SIGNUP", "true").strip().lower() in ("1", "true", "yes"),
+        # An Idempotency-Key request still being processed: a repeat waits this long (seconds)
+        # for the first one's answer, then gets 409 "retry".
+        "IDEMPOTENCY_WAIT_SECONDS": float(_get(env, "IDEMPOTENCY_WAIT_SECONDS", "10")),
+        # A claimed Idempotency-Key with no answer after this long (seconds) was abandoned by a
+        # crashed process (its effect and its answer commit together, so it had none): retaken.
+        "IDEMPOTENCY_ABANDONED_SECONDS": float(_get(env, "IDEMPOTENCY_ABANDONED_SECONDS", "120")),
+        # Bearer token that GET /metrics requires; empty leaves the endpoint open.
+        "METRICS_TOKEN": _get(env, "METRICS_TOKEN", ""),
+        # `whistlestop stuck-steps`: a committed step or an outbox row this old (seconds) is stuck.
+        "STUCK_AFTER_SECONDS": int(_get(env, "STUCK_AFTER_SECONDS", "300")),
+        # `whistlestop stuck-steps`: a decision waiting this long (seconds; 7 days) is reported.
+        "DECISION_STUCK_AFTER_SECONDS": int(_get(env, "DECISION_STUCK_AFTER_SECONDS", "604800")),
     }

@@ -45,7 +45,16 @@ def _serialize_sqlite_writers(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection):
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        mode = connection.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def reading(session: Session) -> Session:
+    """Mark the session's next transaction as read-only work: on SQLite it begins DEFERRED, so
+    it does not hold the write lock (every other transaction takes it at BEGIN). Call it first,
+    before the session runs a query; PostgreSQL ignores it. Returns the session."""
+    session.connection(execution_options={"sqlite_begin": "DEFERRED"})
+    return session
 
 
 def init_app(app: Flask) -> None:

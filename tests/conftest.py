@@ -46,3 +46,11 @@ def stop_process(proc: subprocess.Popen, timeout: float = 15) -> None:
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(5)
+
+
+from tests.services import (  # noqa: E402,F401  (fixtures: real Redis and PostgreSQL)
+    postgres_server,
+    postgres_url,
+    redis_server,
+    redis_url,
+)

@@ -19,6 +19,9 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
     """Return Celery settings derived from Whistlestop's config."""
     settings: dict[str, Any] = {
         "broker_url": cfg["BROKER_URL"],
+        # Set below for some brokers; always present, so that reconfigure() resets them.
+        "broker_transport": None,
+        "broker_transport_options": {},
         "result_backend": cfg["RESULT_BACKEND"] or None,
         "beat_schedule_filename": cfg["BEAT_SCHEDULE_FILE"],
         # Tasks are idempotent and take ids; a task lost with its worker runs again.
@@ -31,11 +34,36 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
         "timezone": "UTC",
         "enable_utc": True,
         "broker_connection_retry_on_startup": True,
+        "broker_connection_max_retries": None,  # a worker waits out a broker outage, however long
+        # When the broker connection drops, stop the acks_late tasks still running: their
+        # messages cannot be acknowledged any more and come back anyway (Celery 6's default).
+        "worker_cancel_long_running_tasks_on_connection_loss": True,
         "result_extended": True,
-        # Periodic tasks (deadline sweep, outbox relay) are added here by later issues.
-        "beat_schedule": {},
+        # The database, not the broker, makes delivery certain: the relay publishes outbox rows
+        # that no request or task published (broker down, crash after commit), and the sweep
+        # publishes resolve_step again for committed steps that are still unresolved (a message
+        # the broker lost, a task that gave up).
+        "beat_schedule": {
+            "relay-outbox": {"task": "whistlestop.relay_outbox",
+                             "schedule": float(cfg["OUTBOX_RELAY_SECONDS"]),
+                             "options": {"expires": float(cfg["OUTBOX_RELAY_SECONDS"])}},
+            "sweep-unresolved-steps": {"task": "whistlestop.sweep_unresolved",
+                                       "schedule": float(cfg["RESOLVE_SWEEP_SECONDS"]),
+                                       "options": {"expires": float(cfg["RESOLVE_SWEEP_SECONDS"])}},
+        },
     }
+    if cfg["BROKER_URL"].startswith(("redis://", "rediss://", "redis+socket://")):
+        # A message a worker took and never acknowledged (the worker was killed) is delivered
+        # again after the visibility timeout; check for such messages often enough to honour it.
+        timeout = float(cfg["BROKER_VISIBILITY_TIMEOUT"])
+        settings["broker_transport_options"] = {
+            "visibility_timeout": timeout,
+            "unacked_restore_interval": max(1, min(10, int(timeout // 4))),
+            "unacked_restore_throttle": 1,
+        }
     if cfg["BROKER_URL"].startswith("filesystem://"):
+        # kombu's filesystem transport, writing each message whole before it is visible.
+        settings["broker_transport"] = "workers.fs_transport:Transport"
         # Producers and consumers share one folder: the "queue" is its files.
         queue = Path(cfg["BROKER_DIR"]) / "queue"
         processed = Path(cfg["BROKER_DIR"]) / "processed"
@@ -82,6 +110,17 @@ def make_celery(cfg: Mapping[str, Any] | None = None) -> Celery:
     cfg = server_config.from_env() if cfg is None else cfg
     app = Celery("whistlestop", task_cls=FlaskTask, include=["workers.tasks"])
     app.conf.update(celery_settings(cfg))
+    return app
+
+
+def reconfigure(cfg: Mapping[str, Any], app: Celery | None = None) -> Celery:
+    """Point an existing app (default: this process's) at another configuration, dropping its
+    broker connections; tests use it to publish to the broker their workers consume from."""
+    app = celery if app is None else app
+    app.conf.update(celery_settings(cfg))
+    app._pool = None  # what Celery itself resets after a fork
+    if "amqp" in app.__dict__:
+        app.amqp._producer_pool = None
     return app
 
 

@@ -1,13 +1,42 @@
-"""Celery tasks: thin, named, id-only and idempotent."""
+"""Celery tasks: thin, named, id-only and idempotent.
+
+Every task takes ids, re-reads the database and may run any number of times: a message is
+published after its transaction commits *and* again by the relay or the sweep, and a message
+taken by a worker that dies is delivered again (acks_late, reject_on_worker_lost, the Redis
+visibility timeout). The database's compare-and-set on the game's step makes a resolution
+happen once however often its task runs.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from celery.signals import task_failure, worker_process_init
+from flask import current_app, has_app_context
+from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from server import db
-from server.models import OutboxMessage
+from server.models import OutboxMessage, TaskFailure
 from server.services import games, outbox
-from workers.celery_app import celery
+from workers.celery_app import celery, flask_app
+
+log = logging.getLogger("whistlestop.tasks")
+
+# Errors worth trying again later: the database is unreachable, restarting, locked (SQLite's
+# busy timeout ran out), or chose this transaction as a deadlock or serialization victim.
+TRANSIENT_DB_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError)
+
+# Exponential backoff with full jitter: 1 s, 2 s, 4 s ... capped at RETRY_BACKOFF_MAX; about
+# 8 minutes in all before the task fails (recorded as a TaskFailure) and the sweep takes over.
+# The cap must stay below BROKER_VISIBILITY_TIMEOUT: a retry waits in the worker unacknowledged.
+RETRY_BACKOFF_MAX = 120
+RETRIES = dict(autoretry_for=TRANSIENT_DB_ERRORS, retry_backoff=True,
+               retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=10)
 
 
 @celery.task(name="whistlestop.ping")
@@ -16,24 +45,84 @@ def ping() -> str:
     return "pong"
 
 
-@celery.task(name="whistlestop.resolve_step")
+@celery.task(name="whistlestop.resolve_step", ignore_result=True, **RETRIES)
 def resolve_step(game_id: int, step: int) -> bool:
-    """Resolve a simultaneous step once every seat has committed; a repeat does nothing."""
-    with Session(db.get_engine()) as session:
+    """Resolve a simultaneous step once every seat has committed; a repeat does nothing.
+
+    Returns whether this run resolved it. The outbox rows the resolution wrote (and any other
+    unpublished ones) are published after its commit.
+    """
+    engine = db.get_engine()
+    with Session(engine) as session:
         resolved = games.resolve_step(session, game_id, step)
-    outbox.publish_pending(db.get_engine())
+    outbox.publish_pending(engine)
     return resolved
 
 
-@celery.task(name="whistlestop.notify")
+@celery.task(name="whistlestop.notify", ignore_result=True, **RETRIES)
 def notify(message_id: int) -> str | None:
-    """Deliver one notification row (issue 5 renders and sends the email)."""
+    """Deliver one notification row, at most one copy however often the task runs.
+
+    Placeholder delivery until issue 5 renders and sends the email: the row is written to
+    VAR_DIR/notifications/<id>.json, created once (a repeat finds the file and stops).
+    Returns "delivered", "duplicate", or None when the row does not exist.
+    """
     with Session(db.get_engine()) as session:
         message = session.get(OutboxMessage, message_id)
-        return message.kind if message else None
+        if message is None:
+            return None
+        record = {"id": message.id, "kind": message.kind, "payload": message.payload,
+                  "created_at": message.created_at.isoformat()}
+    folder = Path(current_app.config["VAR_DIR"]) / "notifications"
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(record, f)
+        os.link(tmp, folder / f"{message_id}.json")  # atomic; fails if already delivered
+    except FileExistsError:
+        return "duplicate"
+    finally:
+        os.unlink(tmp)
+    return "delivered"
 
 
-@celery.task(name="whistlestop.relay_outbox")
+@celery.task(name="whistlestop.relay_outbox", ignore_result=True)
 def relay_outbox() -> int:
-    """Publish whatever the outbox still holds (run periodically by beat)."""
+    """Publish whatever the outbox still holds (run by beat every OUTBOX_RELAY_SECONDS)."""
     return outbox.publish_pending(db.get_engine())
+
+
+@celery.task(name="whistlestop.sweep_unresolved", ignore_result=True)
+def sweep_unresolved() -> int:
+    """Publish resolve_step again for every step whose seats have all committed and that is
+    still unresolved RESOLVE_SWEEP_SECONDS after its last commit (run by beat that often)."""
+    return outbox.republish_unresolved(db.get_engine(),
+                                       float(current_app.config["RESOLVE_SWEEP_SECONDS"]))
+
+
+# --- worker signals -----------------------------------------------------------------------
+@task_failure.connect
+def record_task_failure(sender=None, task_id=None, exception=None, args=None, **_kwargs):
+    """Record a task that failed for good (after its retries) in the TaskFailure table."""
+    try:
+        app = current_app._get_current_object() if has_app_context() else flask_app()
+        with app.app_context(), Session(db.get_engine()) as session:
+            session.add(TaskFailure(
+                task_name=getattr(sender, "name", None) or str(sender), task_id=task_id or "",
+                args=json.loads(json.dumps(list(args or []), default=repr)),
+                error=f"{type(exception).__name__}: {exception}"[:2000]))
+            session.commit()
+    except Exception:  # the database may be what failed; the worker's log still has it
+        log.exception("could not record the failure of task %s[%s]", sender, task_id)
+
+
+@worker_process_init.connect
+def _fresh_connections_after_fork(**_kwargs):
+    """A pool process must not share the parent's database connections."""
+    from workers import celery_app
+
+    if celery_app._flask_app is not None:
+        db_engine = celery_app._flask_app.extensions.get("whistlestop.db")
+        if db_engine is not None:
+            db_engine.dispose(close=False)

@@ -11,6 +11,7 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass, field
+from typing import Callable
 
 import engine.core as engine
 from engine.core import CHANCE, ActionError, IllegalAction, MalformedAction
@@ -197,16 +198,22 @@ def start(session: Session, game: Game) -> Game:
 
 
 def submit_order(session: Session, game_id: int, seat: str, step: int,
-                 actions: list[str]) -> OrderResult:
-    """Apply a sequential order now, or store a simultaneous one sealed until its step resolves."""
+                 actions: list[str], *,
+                 before_commit: Callable[[Session, OrderResult], None] | None = None
+                 ) -> OrderResult:
+    """Apply a sequential order now, or store a simultaneous one sealed until its step resolves.
+
+    ``before_commit(session, result)`` runs in the order's transaction just before it commits
+    (the API stores the idempotent answer there); if it raises, nothing is committed.
+    """
     try:
-        return _submit(session, game_id, seat, step, list(actions))
+        return _submit(session, game_id, seat, step, list(actions), before_commit)
     except BaseException:
         session.rollback()
         raise
 
 
-def _submit(session, game_id, seat, step, actions) -> OrderResult:
+def _submit(session, game_id, seat, step, actions, before_commit=None) -> OrderResult:
     game = _get_game(session, game_id)
     if game.status != "active":
         raise IllegalAction("The game is over." if game.status == "finished"
@@ -218,7 +225,7 @@ def _submit(session, game_id, seat, step, actions) -> OrderResult:
     state = _load(game)
     active = state.active()
     if _simultaneous(active) and seat in active:
-        return _seal(session, game, state, seat, actions)
+        return _seal(session, game, state, seat, actions, before_commit)
     if active != [seat]:
         state.parse(seat, actions[0])  # raises the engine's own "not your decision" reason
         raise IllegalAction(f"It is not {seat}'s decision now.")
@@ -240,15 +247,20 @@ def _submit(session, game_id, seat, step, actions) -> OrderResult:
             result.stopped_at, result.reason, result.legal = i, exc.reason, exc.legal
             break
     _advance(state)
+    # The compare-and-set comes first: it takes the game's row lock (or raises StaleStep), so
+    # of two racing orders for this step only the winner inserts its order row (inserted
+    # first, the loser's row would fail on the unique (game, step, seat) with IntegrityError).
+    result.step = _compare_and_set(session, game, step, state)
     session.add(Order(game_id=game.id, step=step, seat=seat, actions=result.applied,
                       status="applied"))
-    result.step = _compare_and_set(session, game, step, state)
     _write_progress(session, game, state, old_len, result.step, actor=seat)
+    if before_commit is not None:
+        before_commit(session, result)
     session.commit()
     return result
 
 
-def _seal(session, game, state, seat, actions) -> OrderResult:
+def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResult:
     if len(actions) != 1:
         raise MalformedAction("A simultaneous step takes exactly one action from each seat.")
     canonical = str(state.parse(seat, actions[0]))
@@ -278,9 +290,12 @@ def _seal(session, game, state, seat, actions) -> OrderResult:
         # The resolution is a follow-up task: written in this transaction, published after it.
         session.add(OutboxMessage(kind="resolve_step",
                                   payload={"game_id": game.id, "step": game.step}))
+    result = OrderResult(step=game.step, sealed=True, all_committed=all_committed,
+                         applied=[canonical])
+    if before_commit is not None:
+        before_commit(session, result)
     session.commit()
-    return OrderResult(step=game.step, sealed=True, all_committed=all_committed,
-                       applied=[canonical])
+    return result
 def _pending_seats(session, game_id, step) -> set[str]:
     rows = session.exec(select(Order.seat).where(Order.game_id == game_id, Order.step == step,
                                                  Order.status == "pending")).all()
@@ -290,7 +305,14 @@ def _pending_seats(session, game_id, step) -> set[str]:
 def resolve_step(session: Session, game_id: int, step: int) -> bool:
     """Apply the sealed orders of a simultaneous step exactly once; False if nothing to do."""
     try:
-        game = _get_game(session, game_id)
+        # Lock the game row before reading the orders (SELECT ... FOR UPDATE on PostgreSQL;
+        # SQLite's write lock is taken at BEGIN): a seat replacing its sealed order meanwhile
+        # waits, then finds the step resolved (StaleStep). Without it, an order accepted after
+        # this read would be reported sealed and never applied.
+        game = session.exec(select(Game).where(Game.id == game_id).with_for_update()
+                            .execution_options(populate_existing=True)).first()
+        if game is None:
+            raise GameNotFound(game_id)
         if game.step != step or game.status != "active":
             session.rollback()
             return False

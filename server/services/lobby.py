@@ -213,3 +213,24 @@ def spectate(session: Session, game_id: int, user: User) -> None:
     except BaseException:
         session.rollback()
         raise
+
+
+# --- listing ------------------------------------------------------------------------------
+def games_of(session: Session, user: User, status: str | None = None) -> list[Game]:
+    """The games the user plays, created, is invited to or follows, newest first."""
+    seated = select(Seat.game_id).where((Seat.user_id == user.id)
+                                        | (Seat.invite_email == user.email))
+    followed = select(Spectator.game_id).where(Spectator.user_id == user.id)
+    query = select(Game).where(Game.id.in_(seated) | Game.id.in_(followed)
+                               | (Game.created_by == user.id))
+    if status is not None:
+        query = query.where(Game.status == status)
+    return list(session.exec(query.order_by(Game.id.desc())).all())
+
+
+def public_games(session: Session, status: str | None = None) -> list[Game]:
+    """The public games anybody may follow, newest first."""
+    query = select(Game).where(Game.public.is_(True))
+    if status is not None:
+        query = query.where(Game.status == status)
+    return list(session.exec(query.order_by(Game.id.desc())).all())

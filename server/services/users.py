@@ -7,7 +7,7 @@ import secrets
 
 from sqlmodel import Session, select
 
-from server.models import ApiToken, User
+from server.models import ApiToken, User, utcnow
 
 TOKEN_PREFIX = "ws_"
 
@@ -75,3 +75,18 @@ def revoke_tokens(session: Session, user_id: int) -> int:
     session.commit()
     return len(rows)
 
+
+
+def token_used(session: Session, token: str, every_seconds: float = 3600) -> None:
+    """Record that a token was used (at most once per ``every_seconds``; never for a GET)."""
+    row = session.exec(select(ApiToken).where(ApiToken.token_hash == sha256_hex(token))).first()
+    if row is None:
+        return
+    now = utcnow()
+    last = row.last_used_at
+    if last is not None and last.tzinfo is None:
+        last = last.replace(tzinfo=now.tzinfo)  # SQLite gives naive datetimes back
+    if last is None or (now - last).total_seconds() >= every_seconds:
+        row.last_used_at = now
+        session.add(row)
+        session.commit()

@@ -1,0 +1,179 @@
+"""Order submissions per second through gunicorn, against the same request with the raw driver.
+
+Run from the repository root:  python bench/order_throughput.py [--games N] [--clients K]
+
+Both servers are gunicorn with the same settings (2 sync workers) on a fresh SQLite file
+migrated by Alembic, with the same games. The real one is ``server.app:create_app()``: token
+check, engine validation (``legal_actions``), apply, forced choices and chance, state cache, log,
+outbox, publish. The limit is ``bench/raw_orders_app.py``: the same reads and writes with
+``sqlite3`` and no engine or framework. The orders are worked out beforehand with the engine
+(chance is a function of the seed and the log position, so the server will draw the same), so the
+timed loop is nothing but order POSTs, K client threads each playing its own games from the
+start to the first simultaneous step. Prints both rates and their ratio (goal: at least 0.5).
+No assertions: it always exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine.core as engine  # noqa: E402
+from sqlmodel import Session  # noqa: E402
+
+from server import db  # noqa: E402
+from server.services import games as service  # noqa: E402
+from server.services.users import create_user, issue_token  # noqa: E402
+
+GOAL = 0.5
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def planned_orders(seed: str, rng: random.Random) -> list[tuple[str, int, str]]:
+    """(seat, step, action) for every decision up to the first simultaneous step, computed with
+    the same rules the server applies (forced choices and chance are not orders)."""
+    state = engine.new_game("tmotp", seed=seed)
+    service._advance(state)
+    plan, step = [], 1
+    while len(state.active()) == 1:
+        seat = state.active()[0]
+        action = rng.choice(state.legal_actions(seat))
+        plan.append((seat, step, str(action)))
+        state.apply(seat, action)
+        service._advance(state)
+        step += 1
+    return plan
+
+
+def setup(folder: Path, games: int) -> tuple[str, list[dict]]:
+    url = f"sqlite:///{folder / 'bench.db'}"
+    db.migrate(url)
+    eng = db.make_engine(url)
+    out = []
+    with Session(eng) as session:
+        for i in range(games):
+            users = {seat: create_user(session, f"{seat}{i}@bench.invalid") for seat in
+                     ("kennedy", "nixon")}
+            tokens = {seat: issue_token(session, u.id) for seat, u in users.items()}
+            seed = f"bench-{i}"
+            game = service.create_game(session, "tmotp", {}, {s: u.id for s, u in users.items()},
+                                       seed=seed)
+            out.append({"id": game.id, "tokens": tokens,
+                        "plan": planned_orders(seed, random.Random(i))})
+    eng.dispose()
+    return url, out
+
+
+def serve(app: str, port: int, env: dict, log: Path) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}",
+         "--control-socket", str(log.with_suffix(".ctl")), app],
+        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                time.sleep(1.0)  # let both workers boot
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"{app} did not start; see {log}")
+
+
+def post(port: int, game: dict, seat: str, step: int, action: str) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    body = json.dumps({"step": step, "actions": [action]})
+    conn.request("POST", f"/api/v1/games/{game['id']}/orders", body=body,
+                 headers={"Content-Type": "application/json",
+                          "Authorization": f"Bearer {game['tokens'][seat]}"})
+    response = conn.getresponse()
+    data = json.loads(response.read() or b"{}")
+    conn.close()
+    return response.status, data
+
+
+def run_clients(port: int, games: list[dict], clients: int) -> tuple[int, float, list[str]]:
+    """Play every game's plan with `clients` threads; return (orders, seconds, errors)."""
+    errors: list[str] = []
+    counts = [0] * clients
+    start = threading.Barrier(clients + 1)
+
+    def client(k: int) -> None:
+        start.wait()
+        for game in games[k::clients]:
+            for seat, step, action in game["plan"]:
+                status, data = post(port, game, seat, step, action)
+                counts[k] += 1
+                if status != 200 or data.get("step") != step + 1:
+                    errors.append(f"game {game['id']} step {step}: {status} {data}")
+                    return
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    start.wait()
+    began = time.perf_counter()
+    for t in threads:
+        t.join()
+    return sum(counts), time.perf_counter() - began, errors
+
+
+def measure(label: str, app: str, games: int, clients: int, extra_env: dict) -> float:
+    folder = Path(tempfile.mkdtemp(prefix=f"ws-bench-{label}-"))
+    try:
+        url, plans = setup(folder, games)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("WHISTLESTOP_")}
+        env.update(WHISTLESTOP_VAR_DIR=str(folder / "var"), WHISTLESTOP_DATABASE_URL=url,
+                   WHISTLESTOP_BROKER_URL="filesystem://", BENCH_SQLITE_PATH=str(folder / "bench.db"),
+                   WHISTLESTOP_RESULT_BACKEND="", PYTHONPATH=str(ROOT), **extra_env)
+        port = free_port()
+        server = serve(app, port, env, folder / "gunicorn.log")
+        try:
+            orders, seconds, errors = run_clients(port, plans, clients)
+        finally:
+            server.terminate()
+            server.wait(30)
+        rate = orders / seconds
+        print(f"  {label:5} {orders} orders in {seconds:.2f} s: {rate:.1f} orders/s"
+              + (f"  ({len(errors)} errors, first: {errors[0][:300]})" if errors else ""))
+        return rate
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="games per server (default 12)")
+    parser.add_argument("--clients", type=int, default=4, help="client threads (default 4)")
+    args = parser.parse_args(argv)
+    print(f"Order submissions through gunicorn (2 workers), SQLite, {args.games} games to their "
+          f"first simultaneous step, {args.clients} client threads")
+    limit = measure("limit", "bench.raw_orders_app:app", args.games, args.clients, {})
+    real = measure("real", "server.app:create_app()", args.games, args.clients, {})
+    print(f"orders/s: real {real:.1f} vs raw-driver limit {limit:.1f}: "
+          f"ratio {real / limit:.2f} (goal >= {GOAL})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

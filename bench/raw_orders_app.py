@@ -1,0 +1,77 @@
+"""The limit for bench/order_throughput.py: the order request with the raw database driver only.
+
+A one-route Flask app (no SQLAlchemy, no engine, no schemas) that answers ``POST
+/api/v1/games/<id>/orders`` with the same reads and writes as the real endpoint: the token's
+user, the game row with its cached state, the seat, the order row, the new log rows, the game row
+saved with its step bumped by compare-and-set, one outbox row, one commit; and a JSON answer of
+the same shape. It applies no rules, so it is what the request costs without the engine and the
+ORM. Served by gunicorn exactly like the real app. Database: BENCH_SQLITE_PATH.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from datetime import datetime, timezone
+
+from flask import Flask, jsonify, request
+
+app = Flask(__name__)
+_conn: sqlite3.Connection | None = None
+
+
+def _db() -> sqlite3.Connection:
+    global _conn
+    if _conn is None:
+        # The same settings as server/db.py: WAL, a busy timeout, BEGIN IMMEDIATE.
+        _conn = sqlite3.connect(os.environ["BENCH_SQLITE_PATH"], timeout=30,
+                                isolation_level=None, check_same_thread=False)
+        _conn.execute("PRAGMA journal_mode=WAL")
+        _conn.execute("PRAGMA foreign_keys=ON")
+    return _conn
+
+
+@app.post("/api/v1/games/<int:game_id>/orders")
+def order(game_id: int):
+    order = request.get_json()
+    token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+    now = datetime.now(timezone.utc).isoformat()
+    db = _db()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        user = db.execute("SELECT u.id, u.email FROM apitoken t JOIN user u ON u.id = t.user_id "
+                          "WHERE t.token_hash = ?",
+                          (hashlib.sha256(token.encode()).hexdigest(),)).fetchone()
+        game = db.execute("SELECT id, step, status, state, options, game_type FROM game "
+                          "WHERE id = ?", (game_id,)).fetchone()
+        seat = db.execute("SELECT seat FROM seat WHERE game_id = ? AND user_id = ?",
+                          (game_id, user[0])).fetchone()[0]
+        step = game[1]
+        state = json.loads(game[3])  # the cached state, read and written back as the real app does
+        log = state["log"]
+        new_entries = [[seat, a] for a in order["actions"]]
+        db.execute("INSERT INTO \"order\" (game_id, step, seat, actions, status, created_at, "
+                   "updated_at) VALUES (?, ?, ?, ?, 'applied', ?, ?)",
+                   (game_id, step, seat, json.dumps(order["actions"]), now, now))
+        for i, (s, a) in enumerate(new_entries):
+            db.execute("INSERT INTO logentry (game_id, seq, seat, action, is_chance) "
+                       "VALUES (?, ?, ?, ?, 0)", (game_id, len(log) + i, s, a))
+        log.extend(new_entries)
+        done = db.execute("UPDATE game SET step = ?, state = ?, updated_at = ? "
+                          "WHERE id = ? AND step = ?",
+                          (step + 1, json.dumps(state), now, game_id, step)).rowcount
+        db.execute("INSERT INTO outboxmessage (kind, payload, created_at, attempts) "
+                   "VALUES ('your_decision', ?, ?, 0)",
+                   (json.dumps({"game_id": game_id, "seat": seat, "step": step + 1}), now))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    if not done:
+        return jsonify(title="Stale step"), 409
+    return jsonify({
+        "applied": order["actions"], "step": step + 1,
+        "decision": {"step": step + 1, "active": True, "prompt": "(no engine)",
+                     "legal_actions": order["actions"], "simultaneous": False}})

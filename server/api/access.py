@@ -1,0 +1,33 @@
+"""Who may see a game and who may act in it: 404 for what the caller may not see, 403 for what
+they may see but not do."""
+
+from __future__ import annotations
+
+from engine.core import CHANCE
+from sqlmodel import Session
+
+from server.api.problems import Problem, not_found
+from server.models import Game, User
+from server.services import lobby
+
+
+def visible_game(session: Session, game_id: int, user: User | None) -> Game:
+    """The game, or the same 404 whether it does not exist or is private to others."""
+    game = session.get(Game, game_id)
+    if game is None or not lobby.may_see(session, game, user):
+        raise not_found()
+    return game
+
+
+def own_seat(session: Session, game: Game, user: User | None, asked: str | None = None) -> str:
+    """The caller's seat in the game; 403 if they have none or name somebody else's."""
+    if asked == CHANCE:
+        raise Problem("forbidden", "Nobody acts for chance: the server draws every random "
+                      "outcome from the game's seed and logs it.")
+    seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
+    if seat is None:
+        raise Problem("forbidden", "You have no seat in this game; only its players can do "
+                      "this.")
+    if asked is not None and asked != seat:
+        raise Problem("forbidden", f"You play {seat} in this game, not {asked}.")
+    return seat

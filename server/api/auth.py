@@ -1,0 +1,88 @@
+"""Bearer-token authentication: `Authorization: Bearer <token>`, hashed at rest."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from flask import g, request
+
+from server import db
+from server.api.problems import Problem
+from server.models import User
+from server.services import users
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+REALM = 'Bearer realm="whistlestop"'
+
+# OpenAPI security requirements: the default (a token), none, and a token or none.
+BEARER = [{"bearerAuth": []}]
+NO_AUTH: list = []
+OPTIONAL_AUTH = [{}, {"bearerAuth": []}]
+
+
+def _token() -> str | None:
+    """The bearer token of the request; None without an Authorization header."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _unauthorized("The Authorization header must be 'Bearer <token>'.",
+                            invalid=True)
+    return token.strip()
+
+
+def _unauthorized(detail: str, invalid: bool = False) -> Problem:
+    challenge = REALM + (', error="invalid_token"' if invalid else "")
+    return Problem("unauthorized", detail, headers={"WWW-Authenticate": challenge})
+
+
+def current_user(required: bool = True) -> User | None:
+    """The caller (a detached User), or None for an anonymous caller when not ``required``.
+
+    A bad token is refused even where a token is optional.
+    """
+    if "user" in g:
+        return g.user
+    token = _token()
+    if token is None:
+        if required:
+            raise _unauthorized("This needs an API token: send 'Authorization: Bearer <token>'. "
+                                "POST /api/v1/users signs up and returns one.")
+        g.user = None
+        return None
+    with db.reading(db.session()) as session:  # no write lock needed to read a token
+        user = users.user_for_token(session, token)
+        if user is None:
+            raise _unauthorized("The API token is not valid (unknown or revoked).", invalid=True)
+        session.expunge(user)
+    g.user, g.token = user, token
+    return user
+
+
+def record_use(response):
+    """After a successful write, record that its token was used (a GET never writes, and a
+    refused request changes nothing, not even this)."""
+    token = g.get("token")
+    if token and request.method not in SAFE_METHODS and 200 <= response.status_code < 300:
+        with db.session() as session:
+            users.token_used(session, token)
+    return response
+
+
+def required(view):
+    """Authenticate before anything else (before the body is even validated): 401 first."""
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        current_user(required=True)
+        return view(*args, **kwargs)
+    return wrapper
+
+
+def optional(view):
+    """Authenticate if a token is sent (a bad one is still refused); anonymous otherwise."""
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        current_user(required=False)
+        return view(*args, **kwargs)
+    return wrapper

@@ -1,0 +1,198 @@
+"""Games: open, list, show, join, start, decision, log, resign, spectate."""
+
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+
+from server import db
+from server.api import access, auth, present, schemas
+from server.api.problems import Problem, not_found
+from server.models import Game
+from server.services import lobby, outbox
+from server.services.users import sha256_hex
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
+                description="Open a game, invite and join its seats, start it, follow it.")
+
+ERRORS = {401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT",
+          422: "UNPROCESSABLE_ENTITY"}
+
+
+def documents(*codes: int):
+    """Document the problem responses an endpoint may answer."""
+    def decorator(func):
+        for code in codes:
+            func = blp.alt_response(code, response=ERRORS[code])(func)
+        return func
+    return decorator
+
+
+def _published(value):
+    """Send the follow-up tasks the request's transaction wrote (after it committed)."""
+    outbox.publish_pending(db.get_engine())
+    return value
+
+
+@blp.route("", methods=["POST"])
+@auth.required
+@blp.arguments(schemas.NewGameSchema)
+@blp.response(201, schemas.NewGameResultSchema)
+@documents(401, 422)
+def open_game(data):
+    """Open a game; answer each seat's invitation code (shown this once only).
+
+    The creator takes the seat reserved for their own address at once. The game starts when
+    its creator says so (POST /games/{id}/start) and every seat has a player.
+    """
+    user = auth.current_user()
+    with db.session() as session:
+        game, codes = lobby.open_game(session, user, data["game_type"], data["options"],
+                                      data["seats"], public=data["public"])
+        body = {"game": present.game_body(session, game, user), "invitations": codes}
+    return _published(body)
+
+
+@blp.route("", methods=["GET"])
+@auth.required
+@blp.arguments(schemas.GamesQuerySchema, location="query")
+@blp.response(200, schemas.GameSummarySchema(many=True))
+@documents(401, 422)
+def my_games(query):
+    """Your games (played, created, invited to, followed), newest first, with your_move."""
+    user = auth.current_user()
+    with db.reading(db.session()) as session:
+        return [present.game_body(session, game, user, view=False)
+                for game in lobby.games_of(session, user, query.get("status"))]
+
+
+@blp.route("/public", methods=["GET"])
+@auth.optional
+@blp.arguments(schemas.GamesQuerySchema, location="query")
+@blp.response(200, schemas.GameSummarySchema(many=True))
+@blp.doc(security=auth.OPTIONAL_AUTH)
+@documents(401, 422)
+def public_games(query):
+    """The public games anybody may follow, newest first (no token needed)."""
+    user = auth.current_user(required=False)
+    with db.reading(db.session()) as session:
+        return [present.game_body(session, game, user, view=False)
+                for game in lobby.public_games(session, query.get("status"))]
+
+
+@blp.route("/<int:game_id>", methods=["GET"])
+@auth.optional
+@blp.response(200, schemas.GameSchema)
+@blp.doc(security=auth.OPTIONAL_AUTH)
+@documents(401, 404)
+def show_game(game_id):
+    """The game as you may see it: your seat's view, or the spectators' view.
+
+    A public game needs no token; a private one answers 404 to anybody who may not see it.
+    """
+    user = auth.current_user(required=False)
+    with db.reading(db.session()) as session:
+        return present.game_body(session, access.visible_game(session, game_id, user), user)
+
+
+@blp.route("/<int:game_id>/join", methods=["POST"])
+@auth.required
+@blp.arguments(schemas.JoinSchema)
+@blp.response(200, schemas.GameSchema)
+@documents(401, 403, 404, 409, 422)
+def join_game(data, game_id):
+    """Take a seat: the one reserved for your address, or the one your invitation code opens."""
+    user = auth.current_user()
+    code = data.get("code")
+    with db.session() as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            raise not_found()
+        if not lobby.may_see(session, game, user):
+            # Only a code that opens one of its seats shows that a private game exists.
+            if code is None or not any(r.invite_token_hash == sha256_hex(code)
+                                       for r in lobby.seat_rows(session, game_id)):
+                raise not_found()
+        lobby.join_game(session, game_id, user, seat=data.get("seat"), code=code)
+        body = present.game_body(session, session.get(Game, game_id), user)
+    return _published(body)
+
+
+@blp.route("/<int:game_id>/start", methods=["POST"])
+@auth.required
+@blp.response(200, schemas.GameSchema)
+@documents(401, 403, 404, 409)
+def start_game(game_id):
+    """Start the game (its creator only, once every seat has a player)."""
+    user = auth.current_user()
+    with db.session() as session:
+        game = lobby.start_game(session, game_id, user)
+        body = present.game_body(session, game, user)
+    return _published(body)
+
+
+@blp.route("/<int:game_id>/decision", methods=["GET"])
+@auth.required
+@blp.response(200, schemas.DecisionSchema)
+@documents(401, 403, 404)
+def decision(game_id):
+    """What your seat is asked now: the prompt, the legal actions and the step to answer."""
+    user = auth.current_user()
+    with db.reading(db.session()) as session:
+        game = access.visible_game(session, game_id, user)
+        return present.decision_body(session, game, access.own_seat(session, game, user))
+
+
+@blp.route("/<int:game_id>/log", methods=["GET"])
+@auth.optional
+@blp.response(200, schemas.LogSchema)
+@blp.doc(security=auth.OPTIONAL_AUTH)
+@documents(401, 404)
+def game_log(game_id):
+    """The action log: redacted for you during play, the full record (and seed) after the end.
+
+    `whistlestop verify --file` replays this document from the seed and checks the seed_hash.
+    """
+    user = auth.current_user(required=False)
+    with db.reading(db.session()) as session:
+        game = access.visible_game(session, game_id, user)
+        seat = lobby.seat_of(session, game_id, user.id) if user is not None else None
+        return present.log_body(session, game, seat)
+
+
+@blp.route("/<int:game_id>/resign", methods=["POST"])
+@auth.required
+@blp.response(200, schemas.GameSchema)
+@documents(401, 403, 404, 409)
+def resign(game_id):
+    """Concede the game; with two seats the other one wins."""
+    user = auth.current_user()
+    with db.session() as session:
+        game = access.visible_game(session, game_id, user)
+        seat = access.own_seat(session, game, user)
+        game = lobby.resign(session, game_id, seat)
+        body = present.game_body(session, game, user)
+    return _published(body)
+
+
+@blp.route("/<int:game_id>/spectate", methods=["POST"])
+@auth.required
+@blp.response(200, schemas.GameSchema)
+@documents(401, 404)
+def spectate(game_id):
+    """Follow a public game (or a private one you may see): it is listed in GET /games."""
+    user = auth.current_user()
+    with db.session() as session:
+        lobby.spectate(session, game_id, user)
+        body = present.game_body(session, access.visible_game(session, game_id, user), user)
+    return _published(body)
+
+
+# Problem responses for the lobby's refusals.
+LOBBY_STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
+LOBBY_SLUG = {"forbidden": "forbidden", "conflict": "conflict", "invalid": "invalid-options"}
+
+
+def lobby_problem(exc: lobby.LobbyError) -> Problem:
+    if exc.kind == "not_found":
+        return not_found()
+    return Problem(LOBBY_SLUG[exc.kind], exc.reason, status=LOBBY_STATUS[exc.kind])

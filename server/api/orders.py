@@ -1,0 +1,118 @@
+"""Orders: one action or a short list by the same seat, answering one step.
+
+A sequential order is applied at once (200); in a simultaneous step it is stored sealed (202)
+and may be replaced until the step resolves. A refused order changes nothing.
+"""
+
+from __future__ import annotations
+
+from engine.core import ActionError, MalformedAction
+from flask import jsonify, request
+from flask_smorest import Blueprint
+from sqlmodel import Session
+
+from server import db
+from server.api import access, auth, idempotency, present, schemas
+from server.api.problems import Problem, not_found
+from server.models import Game
+from server.services import games, outbox
+from server.services.games import GameNotFound, OrderResult, StaleStep
+
+blp = Blueprint("orders", __name__, url_prefix="/api/v1/games",
+                description="Orders: answer your decision in the game's action notation.")
+
+
+@blp.route("/<int:game_id>/orders", methods=["POST"])
+@auth.required
+@blp.arguments(schemas.OrderSchema)
+@blp.response(200, schemas.OrderAppliedSchema, description="The order was applied")
+@blp.alt_response(202, schema=schemas.OrderSealedSchema, success=True,
+                  description="Simultaneous step: the order is sealed until every seat has "
+                              "committed (replaceable until then)")
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT", description="Stale step (current_step and decision "
+                                                        "say what is asked now)")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY",
+                  description="Illegal or malformed order: detail is the reason in the game's "
+                              "words, legal_actions what would be accepted")
+@blp.doc(parameters=[idempotency.DOC_PARAMETER])
+def submit(order, game_id):
+    """Submit an order: {step, actions: [...]} or {step, action}; send an Idempotency-Key."""
+    user = auth.current_user()
+    with db.reading(db.session()) as session:
+        game = access.visible_game(session, game_id, user)
+        seat = access.own_seat(session, game, user, order.get("seat"))
+    actions = order["actions"] if "actions" in order else [order["action"]]
+    key = request.headers.get(idempotency.HEADER)
+    claim = idempotency.claim(user.id, key) if key is not None else None
+    if claim is not None and claim.status_code is not None:
+        return idempotency.replay(claim)
+    try:
+        status, body = _submit(game_id, seat, order["step"], actions, claim)
+    except BaseException:
+        if claim is not None:
+            idempotency.release(claim)  # nothing was changed; the key may be used again
+        raise
+    outbox.publish_pending(db.get_engine())  # after the commit: e.g. the step's resolution
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+def _submit(game_id: int, seat: str, step: int, actions: list[str],
+            claim: idempotency.Claim | None) -> tuple[int, dict]:
+    answer: dict = {}
+
+    def before_commit(session: Session, result: OrderResult) -> None:
+        answer["status"], answer["body"] = _answer(session, game_id, seat, result)
+        if claim is not None:
+            idempotency.record(session, claim, answer["status"], answer["body"])
+
+    with db.session() as session:
+        try:
+            games.submit_order(session, game_id, seat, step, actions,
+                               before_commit=before_commit)
+        except StaleStep as exc:
+            decision = _decision(session, game_id, seat)
+            asked = decision["prompt"] or exc.prompt or "nothing is asked of you now."
+            raise Problem("stale-step", f"The order answers step {step}, but the game is at step "
+                          f"{exc.step}: {asked}", current_step=exc.step,
+                          decision=decision) from None
+        except ActionError as exc:
+            decision = _decision(session, game_id, seat)
+            raise Problem("malformed-action" if isinstance(exc, MalformedAction)
+                          else "illegal-action", exc.reason,
+                          legal_actions=exc.legal or decision["legal_actions"],
+                          current_step=decision["step"]) from None
+        except GameNotFound:
+            raise not_found() from None
+        except idempotency.ClaimLost:
+            raise Problem("idempotency-key-in-progress", "This request's Idempotency-Key was "
+                          "taken over while it was processed; nothing was changed. Retry.",
+                          headers={"Retry-After": "1"}) from None
+    return answer["status"], answer["body"]
+
+
+def _decision(session: Session, game_id: int, seat: str) -> dict:
+    session.expire_all()
+    game = session.get(Game, game_id)
+    if game is None:
+        raise not_found()
+    return present.decision_body(session, game, seat)
+
+
+def _answer(session: Session, game_id: int, seat: str, result: OrderResult) -> tuple[int, dict]:
+    """The answer to an accepted order, computed inside its transaction."""
+    if result.sealed:
+        return 202, schemas.OrderSealedSchema().dump({
+            "sealed": True, "your_order": result.applied,
+            "all_committed": result.all_committed, "step": result.step})
+    game = session.get(Game, game_id, populate_existing=True)
+    decision = present.decision_body(session, game, seat)
+    stopped = result.stopped_at is not None
+    return 200, schemas.OrderAppliedSchema().dump({
+        "applied": result.applied, "stopped_at": result.stopped_at, "reason": result.reason,
+        "legal_actions": (result.legal or decision["legal_actions"]) if stopped else [],
+        "step": result.step, "status": game.status, "decision": decision})

@@ -1,0 +1,78 @@
+"""What the API shows of a game: server metadata, the caller's view, decision and log.
+
+Everything a seat sees of the rules' state comes from the engine's view for that seat; the
+cached state and the seed of an unfinished game are never sent.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from server.api import schemas
+from server.models import Game, Spectator, User
+from server.services import games, lobby
+
+
+def role(session: Session, game: Game, user: User | None, seat: str | None) -> str:
+    """player | creator | invited | spectator | visitor (a public game's passer-by)."""
+    if seat is not None:
+        return "player"
+    if user is None:
+        return "visitor"
+    if game.created_by == user.id:
+        return "creator"
+    if any(r.invite_email == user.email and r.user_id is None
+           for r in lobby.seat_rows(session, game.id)):
+        return "invited"
+    followed = session.exec(select(Spectator).where(Spectator.game_id == game.id,
+                                                    Spectator.user_id == user.id)).first()
+    return "spectator" if followed else "visitor"
+
+
+def _names(session: Session, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    rows = session.exec(select(User.id, User.display_name).where(User.id.in_(ids))).all()
+    return dict(rows)
+
+
+def game_body(session: Session, game: Game, user: User | None, *, view: bool = True) -> dict:
+    """The game as the caller may see it (``view``: with the engine's view for their seat);
+    to be dumped with GameSchema / GameSummarySchema, which send nothing else."""
+    seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
+    rows = lobby.seat_rows(session, game.id)
+    names = _names(session, {r.user_id for r in rows if r.user_id}
+                   | ({game.created_by} if game.created_by else set()))
+    body = {
+        "id": game.id, "game_type": game.game_type, "options": dict(game.options),
+        "status": game.status, "step": game.step, "public": game.public,
+        "creator": names.get(game.created_by), "created_at": game.created_at,
+        "finished_at": game.finished_at,
+        "seats": [{"seat": r.seat, "player": names.get(r.user_id) if r.user_id else None,
+                   "joined": r.user_id is not None, "invited": r.invite_email is not None}
+                  for r in rows],
+        "seed_hash": game.seed_hash,
+        "seed": game.seed if game.status == "finished" else None,
+        "result": game.result,
+        "role": role(session, game, user, seat),
+        "your_seat": seat,
+        "your_move": games.your_move(session, game, seat) if seat else False,
+    }
+    if view:
+        body["view"] = games.view_for(session, game.id, seat) if game.state else None
+    return body
+
+
+def decision_body(session: Session, game: Game, seat: str) -> dict:
+    """The seat's current decision (its own sealed order included, nobody else's)."""
+    return schemas.DecisionSchema().dump({"seat": seat, **games.decision_for(session, game, seat)})
+
+
+def log_body(session: Session, game: Game, seat: str | None) -> dict:
+    """The log as the seat may see it; the exact format `whistlestop verify --file` reads."""
+    finished = game.status == "finished"
+    return {
+        "game_id": game.id, "game_type": game.game_type, "options": dict(game.options),
+        "seed_hash": game.seed_hash, "seed": game.seed if finished else None,
+        "complete": finished, "entries": games.log_for(session, game, seat),
+    }

@@ -1,0 +1,212 @@
+"""One marshmallow schema per payload. Schemas check shape; the engine judges legality."""
+
+from __future__ import annotations
+
+from datetime import timezone
+
+import engine.core as engine
+import marshmallow as ma
+from marshmallow import ValidationError, fields, pre_load, validate, validates_schema
+
+STATUSES = ("open", "active", "finished")
+LOCALE = validate.Regexp(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$",
+                         error="Not a language tag such as en, fr or pt-BR.")
+
+
+class UTCDateTime(fields.DateTime):
+    """An ISO 8601 time with its UTC offset (SQLite hands back naive UTC datetimes)."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return super()._serialize(value, attr, obj, **kwargs)
+
+
+def _action() -> fields.String:
+    return fields.String(validate=validate.Length(min=1, max=500))
+
+
+# --- problems -----------------------------------------------------------------------------
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details; refusals of orders add legal_actions (and current_step)."""
+
+    type = fields.String(metadata={"description": "URL documenting the problem type"})
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String(metadata={"description": "What went wrong, in the game's words"})
+    errors = fields.Dict(metadata={"description": "Field errors of an invalid request"})
+    legal_actions = fields.List(fields.String())
+    current_step = fields.Integer()
+    decision = fields.Dict()
+
+
+class ProblemTypeSchema(ma.Schema):
+    type = fields.String()
+    status = fields.Integer()
+    title = fields.String()
+    description = fields.String()
+
+
+# --- users --------------------------------------------------------------------------------
+class UserSchema(ma.Schema):
+    id = fields.Integer()
+    email = fields.String()
+    display_name = fields.String()
+    locale = fields.String()
+    created_at = UTCDateTime()
+
+
+class SignupSchema(ma.Schema):
+    email = fields.Email(required=True, validate=validate.Length(max=320))
+    display_name = fields.String(load_default="", validate=validate.Length(max=200))
+    locale = fields.String(load_default="en", validate=[validate.Length(max=35), LOCALE])
+
+    @pre_load
+    def _strip(self, data, **_kwargs):
+        if isinstance(data, dict):
+            return {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
+        return data
+
+
+class SignupResultSchema(ma.Schema):
+    user = fields.Nested(UserSchema)
+    token = fields.String(metadata={"description": "The API token; shown this once only"})
+
+
+class TokenSchema(ma.Schema):
+    token = fields.String(metadata={"description": "The API token; shown this once only"})
+
+
+# --- games --------------------------------------------------------------------------------
+class OptionsSchema(ma.Schema):
+    """1960: The Making of the President's options (all optional)."""
+
+    edition = fields.String(validate=validate.OneOf(["gmt", "zman"]))
+    vp_cards = fields.Boolean()
+    restricted_positioning = fields.Boolean()
+
+
+class NewGameSchema(ma.Schema):
+    game_type = fields.String(required=True, validate=validate.OneOf(engine.games()))
+    options = fields.Nested(OptionsSchema, load_default=dict)
+    seats = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=50)),
+                        values=fields.Email(allow_none=True, validate=validate.Length(max=320)),
+                        required=True,
+                        metadata={"description": "Every seat: the email invited to it, or "
+                                                 "null (anybody with its code may take it)"})
+    public = fields.Boolean(load_default=False)
+
+
+class GamesQuerySchema(ma.Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+
+
+class SeatSchema(ma.Schema):
+    seat = fields.String()
+    player = fields.String(allow_none=True, metadata={"description": "Display name"})
+    joined = fields.Boolean()
+    invited = fields.Boolean(metadata={"description": "Reserved for an invited address"})
+
+
+class GameSummarySchema(ma.Schema):
+    id = fields.Integer()
+    game_type = fields.String()
+    options = fields.Dict()
+    status = fields.String(metadata={"description": "open | active | finished"})
+    step = fields.Integer(metadata={"description": "Version of the current decision"})
+    public = fields.Boolean()
+    creator = fields.String(allow_none=True)
+    created_at = UTCDateTime()
+    finished_at = UTCDateTime(allow_none=True)
+    seats = fields.List(fields.Nested(SeatSchema))
+    seed_hash = fields.String(metadata={"description": "sha256 of the seed, shown from the start"})
+    seed = fields.String(allow_none=True, metadata={"description": "Shown once the game is over"})
+    result = fields.Dict(allow_none=True)
+    role = fields.String(metadata={"description": "player | creator | invited | spectator | "
+                                                  "visitor"})
+    your_seat = fields.String(allow_none=True)
+    your_move = fields.Boolean()
+
+
+class GameSchema(GameSummarySchema):
+    view = fields.Dict(allow_none=True,
+                       metadata={"description": "The game as your seat may see it (spectators: "
+                                                "the public view); null before the start"})
+
+
+class NewGameResultSchema(ma.Schema):
+    game = fields.Nested(GameSchema)
+    invitations = fields.Dict(keys=fields.String(), values=fields.String(),
+                              metadata={"description": "Each seat's invitation code; shown "
+                                                       "this once only"})
+
+
+class JoinSchema(ma.Schema):
+    seat = fields.String(validate=validate.Length(min=1, max=50))
+    code = fields.String(validate=validate.Length(min=1, max=200))
+
+
+class DecisionSchema(ma.Schema):
+    seat = fields.String()
+    step = fields.Integer()
+    active = fields.Boolean(metadata={"description": "You are asked something now"})
+    prompt = fields.String(allow_none=True)
+    legal_actions = fields.List(fields.String())
+    simultaneous = fields.Boolean()
+    your_order = fields.List(fields.String(), allow_none=True,
+                             metadata={"description": "Your sealed order (simultaneous steps)"})
+    committed = fields.Integer(metadata={"description": "Seats that have sealed their order"})
+    waiting_for = fields.List(fields.String())
+
+
+class LogEntrySchema(ma.Schema):
+    seq = fields.Integer()
+    seat = fields.String()
+    action = fields.String()
+    chance = fields.Boolean()
+
+
+class LogSchema(ma.Schema):
+    game_id = fields.Integer()
+    game_type = fields.String()
+    options = fields.Dict()
+    seed_hash = fields.String()
+    seed = fields.String(allow_none=True)
+    complete = fields.Boolean(metadata={"description": "The full record (the game is over)"})
+    entries = fields.List(fields.Nested(LogEntrySchema))
+
+
+# --- orders -------------------------------------------------------------------------------
+class OrderSchema(ma.Schema):
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                          metadata={"description": "The step the order answers"})
+    actions = fields.List(_action(), validate=validate.Length(min=1, max=100),
+                          metadata={"description": "Actions in the game's notation, in order"})
+    action = _action()
+    seat = fields.String(validate=validate.Length(min=1, max=50),
+                         metadata={"description": "Optional; must be your own seat"})
+
+    @validates_schema
+    def _one_of_action_or_actions(self, data, **_kwargs):
+        if ("actions" in data) == ("action" in data):
+            raise ValidationError("Give either 'actions' (a list) or 'action' (one), not both "
+                                  "and not neither.", "_schema")
+
+
+class OrderAppliedSchema(ma.Schema):
+    applied = fields.List(fields.String(), metadata={"description": "Canonical actions applied"})
+    stopped_at = fields.Integer(allow_none=True,
+                                metadata={"description": "Index of the first action not applied"})
+    reason = fields.String(allow_none=True, metadata={"description": "Why the order stopped"})
+    legal_actions = fields.List(fields.String(),
+                                metadata={"description": "When it stopped: what is legal now"})
+    step = fields.Integer(metadata={"description": "The game's step now"})
+    status = fields.String()
+    decision = fields.Nested(DecisionSchema)
+
+
+class OrderSealedSchema(ma.Schema):
+    sealed = fields.Boolean()
+    your_order = fields.List(fields.String())
+    all_committed = fields.Boolean()
+    step = fields.Integer()

@@ -1,0 +1,143 @@
+"""A complete game of 1960 through the HTTP API, as production runs it.
+
+gunicorn serves the app, a real Celery worker (with beat) consumes from a real Redis, and two
+scripted clients - one per seat, each in its own thread with its own token and no knowledge of
+the other - sign up, open, join and start a game, then poll their decision and answer it with a
+random legal order until the game ends. Simultaneous steps are resolved by the worker. Then the
+operator's `whistlestop replay` must match the cached state and `whistlestop verify` must confirm
+every draw against the revealed seed.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from server import db
+from tests.conftest import stop_process
+from tests.workers.conftest import Worker
+
+DEADLINE_S = 600
+
+
+def _serve(env: dict, port: int, folder: Path) -> subprocess.Popen:
+    log = (folder / "gunicorn.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "python:server.gunicorn_conf",
+         "server.app:create_app()"],
+        env={**env, "PORT": str(port), "WHISTLESTOP_WEB_WORKERS": "2"}, cwd=folder,
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2).ok:
+                return proc
+        except requests.ConnectionError:
+            time.sleep(0.2)
+    stop_process(proc)
+    raise AssertionError("gunicorn did not start:\n" + (folder / "gunicorn.log").read_text())
+
+
+class Player(threading.Thread):
+    """One seat's scripted client: it only ever sees what the API shows this seat."""
+
+    def __init__(self, base: str, token: str, gid: int, seed: int):
+        super().__init__(daemon=True)
+        self.base, self.gid, self.rng = base, gid, random.Random(seed)
+        self.http = requests.Session()
+        self.http.headers["Authorization"] = f"Bearer {token}"
+        self.orders = self.sealed = self.stale = 0
+        self.error: str | None = None
+        self.final: dict | None = None
+
+    def run(self) -> None:
+        try:
+            self._play()
+        except Exception as exc:  # reported by the test, with what the server said
+            self.error = f"{type(exc).__name__}: {exc}"
+
+    def _play(self) -> None:
+        url = f"{self.base}/api/v1/games/{self.gid}"
+        deadline = time.monotonic() + DEADLINE_S
+        while time.monotonic() < deadline:
+            r = self.http.get(f"{url}/decision", timeout=30)
+            assert r.status_code == 200, r.text
+            decision = r.json()
+            if not decision["active"]:
+                game = self.http.get(url, timeout=30).json()
+                if game["status"] == "finished":
+                    self.final = game
+                    return
+                time.sleep(0.02)  # the other seat, or the worker, is on it
+                continue
+            action = self.rng.choice(decision["legal_actions"])
+            r = self.http.post(f"{url}/orders", json={"step": decision["step"],
+                                                      "actions": [action]}, timeout=30)
+            if r.status_code == 409:  # the step moved on meanwhile: ask again
+                self.stale += 1
+                continue
+            assert r.status_code in (200, 202), f"{action!r}: {r.status_code} {r.text}"
+            self.orders += 1
+            self.sealed += r.status_code == 202
+        raise AssertionError("the game did not end in time")
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_two_scripted_clients_play_a_whole_game_over_http(
+        database, request, tmp_path, whistlestop_env, redis_url, free_port):
+    db_url = (request.getfixturevalue("postgres_url") if database == "postgresql"
+              else f"sqlite:///{tmp_path / 'game.db'}")
+    db.migrate(db_url)
+    env = {**whistlestop_env, "WHISTLESTOP_DATABASE_URL": db_url,
+           "WHISTLESTOP_BROKER_URL": redis_url, "WHISTLESTOP_RESULT_BACKEND": "",
+           "WHISTLESTOP_OUTBOX_RELAY_SECONDS": "1"}
+    worker = Worker(env, tmp_path, "e2e", beat=True).start()
+    web = _serve(env, free_port, tmp_path)
+    base = f"http://127.0.0.1:{free_port}"
+    try:
+        tokens = {}
+        for seat, email in (("kennedy", "jack@example.org"), ("nixon", "dick@example.org")):
+            r = requests.post(f"{base}/api/v1/users", json={"email": email}, timeout=30)
+            assert r.status_code == 201, r.text
+            tokens[seat] = r.json()["token"]
+        auth = {seat: {"Authorization": f"Bearer {t}"} for seat, t in tokens.items()}
+        r = requests.post(f"{base}/api/v1/games", headers=auth["kennedy"], timeout=30, json={
+            "game_type": "tmotp", "options": {"edition": "gmt"},
+            "seats": {"kennedy": "jack@example.org", "nixon": "dick@example.org"}})
+        assert r.status_code == 201, r.text
+        gid = r.json()["game"]["id"]
+        seed_hash = r.json()["game"]["seed_hash"]
+        assert requests.post(f"{base}/api/v1/games/{gid}/join", headers=auth["nixon"], json={},
+                             timeout=30).status_code == 200
+        assert requests.post(f"{base}/api/v1/games/{gid}/start", headers=auth["kennedy"],
+                             timeout=30).status_code == 200
+
+        players = [Player(base, tokens[seat], gid, seed) for seed, seat in
+                   enumerate(("kennedy", "nixon"))]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join(DEADLINE_S + 60)
+        assert [p.error for p in players] == [None, None], worker.text()[-3000:]
+
+        final = players[0].final
+        assert final["status"] == "finished"
+        assert final["result"]["winner"] in ("kennedy", "nixon"), final["result"]
+        assert final["seed_hash"] == seed_hash and final["seed"]
+        assert all(p.orders > 50 for p in players)
+        assert sum(p.sealed for p in players) >= 4  # simultaneous steps went through the worker
+
+        for command in (["replay", str(gid)], ["verify", str(gid)]):
+            done = subprocess.run([sys.executable, "-m", "server.cli", *command], env=env,
+                                  cwd=tmp_path, capture_output=True, text=True, timeout=300)
+            assert done.returncode == 0, done.stdout + done.stderr
+    finally:
+        stop_process(web)
+        worker.stop()

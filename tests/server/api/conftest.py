@@ -1,0 +1,79 @@
+"""The API through Flask's test client, against a real migrated SQLite file per test.
+
+Celery runs eagerly here, so the follow-up tasks the API publishes after a commit (the
+resolution of a simultaneous step) run inline, inside the request's app context.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from server import db
+from server.app import create_app
+from tests.server.api.helpers import Client, Store
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory) -> str:
+    """A database file migrated once (alembic upgrade head); each test gets a copy."""
+    path = tmp_path_factory.mktemp("template") / "whistlestop.db"
+    db.migrate(f"sqlite:///{path}")
+    return str(path)
+
+
+@pytest.fixture
+def api_db_url(tmp_path, migrated_template) -> str:
+    path = tmp_path / "whistlestop.db"
+    shutil.copy(migrated_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def both_databases(request, tmp_path, migrated_template) -> str:
+    """A migrated database on SQLite, then on a real PostgreSQL (for tests of concurrency)."""
+    if request.param == "sqlite":
+        return request.getfixturevalue("api_db_url")
+    url = request.getfixturevalue("postgres_url")
+    db.migrate(url)
+    return url
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    from workers.celery_app import celery
+
+    saved = celery.conf.task_always_eager
+    celery.conf.task_always_eager = True
+    yield celery
+    celery.conf.task_always_eager = saved
+
+
+def make_app(tmp_path, url, **overrides):
+    config = {
+        "DATABASE_URL": url,
+        "VAR_DIR": str(tmp_path / "var"),
+        "BROKER_URL": "filesystem://",
+        "BROKER_DIR": str(tmp_path / "broker"),
+        **overrides,
+    }
+    return create_app(config)
+
+
+@pytest.fixture
+def app(tmp_path, api_db_url):
+    app = make_app(tmp_path, api_db_url)
+    yield app
+    app.extensions["whistlestop.db"].dispose()
+
+
+@pytest.fixture
+def client(app) -> Client:
+    return Client(app.test_client())
+
+
+@pytest.fixture
+def store(app) -> Store:
+    """Direct reads and set-ups on the app's database (short transactions only)."""
+    return Store(app.extensions["whistlestop.db"])

@@ -1,0 +1,107 @@
+"""Sign-up, tokens and authentication."""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlmodel import select
+
+from server.models import ApiToken, User
+from tests.server.api.conftest import make_app
+from tests.server.api.helpers import Client, is_problem
+
+
+def test_sign_up_answers_the_user_and_a_token_shown_once(client, store):
+    r = client.post("/users", json={"email": " Ann@Example.org ", "display_name": "Ann",
+                                    "locale": "fr-CA"})
+    assert r.status_code == 201
+    body = r.get_json()
+    token = body["token"]
+    assert body["user"]["email"] == "ann@example.org"
+    assert body["user"]["display_name"] == "Ann" and body["user"]["locale"] == "fr-CA"
+    assert body["user"]["created_at"].endswith("+00:00")
+    with store.session() as s:
+        rows = s.exec(select(ApiToken)).all()
+        assert [r.token_hash for r in rows] == [hashlib.sha256(token.encode()).hexdigest()]
+    me = client.get("/me", headers={"Authorization": f"Bearer {token}"})
+    assert me.status_code == 200 and me.get_json() == body["user"]
+
+
+def test_sign_up_defaults_and_refusals(client):
+    r = client.post("/users", json={"email": "bo@example.org"})
+    assert r.status_code == 201
+    assert r.get_json()["user"]["display_name"] == "bo"
+    assert r.get_json()["user"]["locale"] == "en"
+
+    body = is_problem(client.post("/users", json={"email": "BO@example.org"}), 409)
+    assert body["type"].endswith("/problems/email-taken")
+
+    body = is_problem(client.post("/users", json={"email": "not an address", "locale": "x"}),
+                      422)
+    assert body["type"].endswith("/problems/invalid-request")
+    assert set(body["errors"]["json"]) == {"email", "locale"}
+    assert "email" in body["detail"] and "locale" in body["detail"]
+
+    body = is_problem(client.post("/users", json={"display_name": "No Mail"}), 422)
+    assert body["errors"]["json"]["email"] == ["Missing data for required field."]
+
+
+def test_sign_up_can_be_closed(tmp_path, api_db_url):
+    app = make_app(tmp_path, api_db_url, OPEN_SIGNUP=False)
+    client = Client(app.test_client())
+    body = is_problem(client.post("/users", json={"email": "x@example.org"}), 403)
+    assert body["type"].endswith("/problems/signup-closed")
+    app.extensions["whistlestop.db"].dispose()
+
+
+def test_open_signup_comes_from_the_environment():
+    from server import config
+
+    assert config.from_env({})["OPEN_SIGNUP"] is True
+    assert config.from_env({"WHISTLESTOP_OPEN_SIGNUP": "false"})["OPEN_SIGNUP"] is False
+
+
+def test_missing_and_bad_tokens_get_401_with_a_bearer_challenge(client):
+    r = client.get("/me")
+    body = is_problem(r, 401)
+    assert r.headers["WWW-Authenticate"] == 'Bearer realm="whistlestop"'
+    assert body["type"].endswith("/problems/unauthorized")
+
+    for header in ("Bearer ws_not-a-token", "Basic YWxhZGRpbjpvcGVuc2VzYW1l", "Bearer "):
+        r = client.get("/me", headers={"Authorization": header})
+        is_problem(r, 401)
+        assert r.headers["WWW-Authenticate"] == 'Bearer realm="whistlestop", error="invalid_token"'
+    is_problem(client.post("/me/tokens", headers={"Authorization": "Bearer nope"}), 401)
+    is_problem(client.post("/games", json={}), 401)
+
+
+def test_a_new_token_works_beside_the_old_one(client, store):
+    ann = client.signup("ann@example.org")
+    r = client.post("/me/tokens", ann)
+    assert r.status_code == 201
+    token = r.get_json()["token"]
+    assert token != ann.token and token.startswith("ws_")
+    for t in (token, ann.token):
+        me = client.get("/me", headers={"Authorization": f"Bearer {t}"})
+        assert me.get_json()["id"] == ann.id
+    with store.session() as s:
+        assert len(s.exec(select(ApiToken).where(ApiToken.user_id == ann.id)).all()) == 2
+        assert s.exec(select(User)).one().email == "ann@example.org"
+
+
+def test_token_use_is_recorded_by_successful_writes_only(client, store):
+    ann = client.signup("ann@example.org")
+
+    def last_used():
+        with store.session() as s:
+            return s.exec(select(ApiToken.last_used_at)).one()
+
+    assert client.get("/me", ann).status_code == 200
+    assert client.post("/games", ann, json={"game_type": "go"}).status_code == 422
+    assert last_used() is None
+    assert client.post("/me/tokens", ann).status_code == 201
+    with store.session() as s:
+        used = s.exec(select(ApiToken.last_used_at)
+                      .where(ApiToken.token_hash == hashlib.sha256(ann.token.encode())
+                             .hexdigest())).one()
+    assert used is not None
