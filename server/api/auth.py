@@ -52,11 +52,11 @@ def current_user(required: bool = True) -> User | None:
         g.user = None
         return None
     with db.reading(db.session()) as session:  # no write lock needed to read a token
-        user = users.user_for_token(session, token)
+        user, last_used = users.token_owner(session, token)
         if user is None:
             raise _unauthorized("The API token is not valid (unknown or revoked).", invalid=True)
         session.expunge(user)
-    g.user, g.token = user, token
+    g.user, g.token, g.token_last_used = user, token, last_used
     return user
 
 
@@ -64,7 +64,8 @@ def record_use(response):
     """After a successful write, record that its token was used (a GET never writes, and a
     refused request changes nothing, not even this)."""
     token = g.get("token")
-    if token and request.method not in SAFE_METHODS and 200 <= response.status_code < 300:
+    if (token and request.method not in SAFE_METHODS and 200 <= response.status_code < 300
+            and users.use_is_stale(g.get("token_last_used"))):
         with db.session() as session:
             users.token_used(session, token)
     return response

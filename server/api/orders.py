@@ -18,6 +18,10 @@ from server.models import Game
 from server.services import games, outbox
 from server.services.games import GameNotFound, OrderResult, StaleStep
 
+# Schema instances are stateless for dump(); building one deep-copies its fields each time.
+_SEALED_SCHEMA = schemas.OrderSealedSchema()
+_APPLIED_SCHEMA = schemas.OrderAppliedSchema()
+
 blp = Blueprint("orders", __name__, url_prefix="/api/v1/games",
                 description="Orders: answer your decision in the game's action notation.")
 
@@ -41,36 +45,40 @@ blp = Blueprint("orders", __name__, url_prefix="/api/v1/games",
 def submit(order, game_id):
     """Submit an order: {step, actions: [...]} or {step, action}; send an Idempotency-Key."""
     user = auth.current_user()
-    with db.reading(db.session()) as session:
-        game = access.visible_game(session, game_id, user)
-        seat = access.own_seat(session, game, user, order.get("seat"))
     actions = order["actions"] if "actions" in order else [order["action"]]
     key = request.headers.get(idempotency.HEADER)
     claim = idempotency.claim(user.id, key) if key is not None else None
     if claim is not None and claim.status_code is not None:
         return idempotency.replay(claim)
     try:
-        status, body = _submit(game_id, seat, order["step"], actions, claim)
+        status, body, follow_ups = _submit(game_id, user, order.get("seat"), order["step"],
+                                           actions, claim)
     except BaseException:
         if claim is not None:
             idempotency.release(claim)  # nothing was changed; the key may be used again
         raise
-    outbox.publish_pending(db.get_engine())  # after the commit: e.g. the step's resolution
+    if follow_ups:
+        outbox.publish_pending(db.get_engine())  # after the commit: e.g. the step's resolution
     response = jsonify(body)
     response.status_code = status
     return response
 
 
-def _submit(game_id: int, seat: str, step: int, actions: list[str],
-            claim: idempotency.Claim | None) -> tuple[int, dict]:
+def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list[str],
+            claim: idempotency.Claim | None) -> tuple[int, dict, int]:
+    """Check access and submit in one session: the game row is read once, and the answer is
+    computed from the engine state the order produced."""
     answer: dict = {}
 
     def before_commit(session: Session, result: OrderResult) -> None:
-        answer["status"], answer["body"] = _answer(session, game_id, seat, result)
+        answer["status"], answer["body"] = _answer(session, game, seat, result)
+        answer["follow_ups"] = result.outbox_rows
         if claim is not None:
             idempotency.record(session, claim, answer["status"], answer["body"])
 
     with db.session() as session:
+        game = access.visible_game(session, game_id, user)
+        seat = access.own_seat(session, game, user, asked_seat)
         try:
             games.submit_order(session, game_id, seat, step, actions,
                                before_commit=before_commit)
@@ -92,7 +100,7 @@ def _submit(game_id: int, seat: str, step: int, actions: list[str],
             raise Problem("idempotency-key-in-progress", "This request's Idempotency-Key was "
                           "taken over while it was processed; nothing was changed. Retry.",
                           headers={"Retry-After": "1"}) from None
-    return answer["status"], answer["body"]
+    return answer["status"], answer["body"], answer["follow_ups"]
 
 
 def _decision(session: Session, game_id: int, seat: str) -> dict:
@@ -103,16 +111,16 @@ def _decision(session: Session, game_id: int, seat: str) -> dict:
     return present.decision_body(session, game, seat)
 
 
-def _answer(session: Session, game_id: int, seat: str, result: OrderResult) -> tuple[int, dict]:
-    """The answer to an accepted order, computed inside its transaction."""
+def _answer(session: Session, game: Game, seat: str, result: OrderResult) -> tuple[int, dict]:
+    """The answer to an accepted order, computed inside its transaction (``game`` is current:
+    the order service updates it in the session)."""
     if result.sealed:
-        return 202, schemas.OrderSealedSchema().dump({
+        return 202, _SEALED_SCHEMA.dump({
             "sealed": True, "your_order": result.applied,
             "all_committed": result.all_committed, "step": result.step})
-    game = session.get(Game, game_id, populate_existing=True)
-    decision = present.decision_body(session, game, seat)
+    decision = present.decision_body(session, game, seat, result.state)
     stopped = result.stopped_at is not None
-    return 200, schemas.OrderAppliedSchema().dump({
+    return 200, _APPLIED_SCHEMA.dump({
         "applied": result.applied, "stopped_at": result.stopped_at, "reason": result.reason,
         "legal_actions": (result.legal or decision["legal_actions"]) if stopped else [],
         "step": result.step, "status": game.status, "decision": decision})

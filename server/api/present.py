@@ -13,6 +13,9 @@ from server.models import Game, Spectator, User
 from server.services import games, lobby
 
 
+# Schema instances are stateless for dump(); building one deep-copies its fields each time.
+_DECISION_SCHEMA = schemas.DecisionSchema()
+
 def role(session: Session, game: Game, user: User | None, seat: str | None) -> str:
     """player | creator | invited | spectator | visitor (a public game's passer-by)."""
     if seat is not None:
@@ -63,9 +66,11 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
     return body
 
 
-def decision_body(session: Session, game: Game, seat: str) -> dict:
-    """The seat's current decision (its own sealed order included, nobody else's)."""
-    return schemas.DecisionSchema().dump({"seat": seat, **games.decision_for(session, game, seat)})
+def decision_body(session: Session, game: Game, seat: str, state=None) -> dict:
+    """The seat's current decision (its own sealed order included, nobody else's); ``state``,
+    when the caller holds the game's engine state already, saves loading it again."""
+    return _DECISION_SCHEMA.dump(
+        {"seat": seat, **games.decision_for(session, game, seat, state)})
 
 
 def log_body(session: Session, game: Game, seat: str | None) -> dict:

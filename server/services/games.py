@@ -16,6 +16,7 @@ from typing import Callable
 import engine.core as engine
 from engine.core import CHANCE, ActionError, IllegalAction, MalformedAction
 from sqlalchemy import update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
@@ -43,6 +44,8 @@ class OrderResult:
     stopped_at: int | None = None  # index of the first action not applied, if the order stopped
     reason: str | None = None  # why it stopped
     legal: list[str] = field(default_factory=list)  # what the seat may do instead
+    outbox_rows: int = 0  # follow-ups written with it: publish after the commit if any
+    state: object = field(default=None, repr=False)  # the engine state after the order
 
 
 def sha256_hex(text: str) -> str:
@@ -97,11 +100,12 @@ def _state_json(state) -> dict:
 
 # --- writing ------------------------------------------------------------------------------
 def _write_progress(session: Session, game: Game, state, old_log_len: int, new_step: int,
-                    actor: str | None = None) -> None:
+                    actor: str | None = None) -> int:
     """Add the new log rows, the sealed forced orders and the notifications of the new step.
 
     The seat that just acted (``actor``) is not notified of its own next decision: the answer to
-    its order already carries it, and every email costs a player a round trip.
+    its order already carries it, and every email costs a player a round trip. Returns the
+    number of outbox rows written.
     """
     log = state.s["log"]
     for seq in range(old_log_len, len(log)):
@@ -111,7 +115,8 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     active = state.active()
     if not active:
         session.add(OutboxMessage(kind="game_over", payload={"game_id": game.id}))
-        return
+        return 1
+    rows = 0
     for seat in active:
         if _simultaneous(active) and _forced(state, seat):
             # A forced choice in a simultaneous step is committed for the seat, not asked.
@@ -121,11 +126,14 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
             session.add(OutboxMessage(kind="your_decision",
                                       payload={"game_id": game.id, "seat": seat,
                                                "step": new_step}))
+            rows += 1
+    return rows
 
 
 def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
     """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise."""
-    values = {"step": step + 1, "state": _state_json(state), "status": "active",
+    # state.s is plain JSON data by the engine's contract: serialized once, by the column.
+    values = {"step": step + 1, "state": state.s, "status": "active",
               "updated_at": utcnow()}
     if not state.active():
         outcome = state.outcome()
@@ -141,6 +149,10 @@ def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
         session.rollback()
         current = session.get(Game, game.id)
         raise StaleStep(current.step, _prompt(current, None))
+    # Bring the session's Game up to date without another write or read.
+    for name in ("step", "state", "status", "result"):
+        if name in values:
+            set_committed_value(game, name, values[name])
     return step + 1
 
 
@@ -253,7 +265,8 @@ def _submit(session, game_id, seat, step, actions, before_commit=None) -> OrderR
     result.step = _compare_and_set(session, game, step, state)
     session.add(Order(game_id=game.id, step=step, seat=seat, actions=result.applied,
                       status="applied"))
-    _write_progress(session, game, state, old_len, result.step, actor=seat)
+    result.outbox_rows = _write_progress(session, game, state, old_len, result.step, actor=seat)
+    result.state = state
     if before_commit is not None:
         before_commit(session, result)
     session.commit()
@@ -291,11 +304,13 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
         session.add(OutboxMessage(kind="resolve_step",
                                   payload={"game_id": game.id, "step": game.step}))
     result = OrderResult(step=game.step, sealed=True, all_committed=all_committed,
-                         applied=[canonical])
+                         applied=[canonical], outbox_rows=int(all_committed), state=state)
     if before_commit is not None:
         before_commit(session, result)
     session.commit()
     return result
+
+
 def _pending_seats(session, game_id, step) -> set[str]:
     rows = session.exec(select(Order.seat).where(Order.game_id == game_id, Order.step == step,
                                                  Order.status == "pending")).all()
@@ -368,7 +383,7 @@ def pending_order(session: Session, game_id: int, step: int, seat: str) -> Order
                                             Order.status == "pending")).first()
 
 
-def decision_for(session: Session, game: Game, seat: str) -> dict:
+def decision_for(session: Session, game: Game, seat: str, state=None) -> dict:
     """The seat's current decision: what is asked, the legal actions, the step it answers.
 
     In a simultaneous step the seat's own sealed order is shown back to it (and only to it);
@@ -377,7 +392,7 @@ def decision_for(session: Session, game: Game, seat: str) -> dict:
     if game.status != "active":
         return {"step": game.step, "active": False, "prompt": None, "legal_actions": [],
                 "simultaneous": False, "your_order": None, "committed": 0, "waiting_for": []}
-    state = _load(game)
+    state = state if state is not None else _load(game)
     active = state.active()
     mine = seat in active
     order = pending_order(session, game.id, game.step, seat) if mine else None

@@ -14,6 +14,7 @@ whose seats have all committed and that is still unresolved after a while gets i
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import timedelta
 
 import engine.core as game_engine
@@ -21,6 +22,7 @@ from sqlalchemy import func, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from server import db
 from server.models import Game, Order, OutboxMessage, utcnow
 
 # Which task each kind of row becomes. Notifications go to one task; issue 5 makes it send mail.
@@ -39,6 +41,9 @@ def _task_for(message: OutboxMessage):
     return tasks.notify, (message.id,)
 
 
+_publishing = threading.local()
+
+
 def publish_pending(engine: Engine, limit: int = 500) -> int:
     """Publish unpublished rows, oldest first; return how many were published.
 
@@ -46,22 +51,56 @@ def publish_pending(engine: Engine, limit: int = 500) -> int:
     marked published after its send, so a crash in between publishes it again, harmlessly.
     When the broker refuses a send, the row keeps the error in ``last_error`` and the rest wait
     for the next call (the relay's).
+
+    A task run inline (Celery's eager mode) that publishes in turn does not start a second,
+    nested relay in the same thread: the outer call goes on until no new row is left.
     """
-    with Session(engine) as session:
-        rows = session.exec(select(OutboxMessage).where(OutboxMessage.published_at.is_(None))
-                            .order_by(OutboxMessage.id).limit(limit)).all()
-        session.expunge_all()
-    published = 0
-    for row in rows:
-        task, args = _task_for(row)
+    if getattr(_publishing, "active", False):
+        return 0
+    _publishing.active = True
+    try:
+        return _publish(engine, limit)
+    finally:
+        _publishing.active = False
+
+
+def _publish(engine: Engine, limit: int) -> int:
+    published, last_id = 0, 0
+    while published < limit:
+        with Session(engine) as session:
+            db.reading(session)
+            rows = session.exec(select(OutboxMessage)
+                                .where(OutboxMessage.published_at.is_(None),
+                                       OutboxMessage.id > last_id)
+                                .order_by(OutboxMessage.id).limit(limit - published)).all()
+            session.expunge_all()
+        if not rows:
+            return published
+        sent = []
         try:
-            task.apply_async(args=args)
-        except Exception as exc:  # the broker is down: the relay tries again later
-            _mark(engine, row.id, error=f"{type(exc).__name__}: {exc}"[:2000])
-            break
-        _mark(engine, row.id)
-        published += 1
+            for row in rows:
+                last_id = row.id
+                task, args = _task_for(row)
+                try:
+                    task.apply_async(args=args)
+                except Exception as exc:  # the broker is down: the relay tries again later
+                    _mark(engine, row.id, error=f"{type(exc).__name__}: {exc}"[:2000])
+                    return published
+                sent.append(row.id)
+                published += 1
+        finally:
+            _mark_published(engine, sent)  # one transaction for the batch
     return published
+
+
+def _mark_published(engine: Engine, ids: list[int]) -> None:
+    if not ids:
+        return
+    with Session(engine) as session:
+        session.execute(update(OutboxMessage).where(OutboxMessage.id.in_(ids))
+                        .values(attempts=OutboxMessage.attempts + 1, last_error=None,
+                                published_at=utcnow()))
+        session.commit()
 
 
 def _mark(engine: Engine, message_id: int, error: str | None = None) -> None:

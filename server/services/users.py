@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import datetime
 
 from sqlmodel import Session, select
 
@@ -62,10 +63,25 @@ def issue_token(session: Session, user_id: int) -> str:
 
 def user_for_token(session: Session, token: str) -> User | None:
     """The user a token belongs to, or None; compares hashes only."""
-    row = session.exec(select(ApiToken).where(ApiToken.token_hash == sha256_hex(token))).first()
-    if row is None:
-        return None
-    return session.get(User, row.user_id)
+    return token_owner(session, token)[0]
+
+
+def token_owner(session: Session, token: str) -> tuple[User | None, datetime | None]:
+    """The token's user and when the token was last recorded as used (one query)."""
+    row = session.exec(select(User, ApiToken.last_used_at).join(
+        ApiToken, ApiToken.user_id == User.id).where(
+        ApiToken.token_hash == sha256_hex(token))).first()
+    return (row[0], row[1]) if row else (None, None)
+
+
+def use_is_stale(last_used_at: datetime | None, every_seconds: float = 3600) -> bool:
+    """Whether a token's last recorded use is older than ``every_seconds`` (or never)."""
+    if last_used_at is None:
+        return True
+    now = utcnow()
+    if last_used_at.tzinfo is None:
+        last_used_at = last_used_at.replace(tzinfo=now.tzinfo)  # SQLite gives naive datetimes
+    return (now - last_used_at).total_seconds() >= every_seconds
 
 
 def revoke_tokens(session: Session, user_id: int) -> int:
@@ -76,17 +92,12 @@ def revoke_tokens(session: Session, user_id: int) -> int:
     return len(rows)
 
 
-
 def token_used(session: Session, token: str, every_seconds: float = 3600) -> None:
     """Record that a token was used (at most once per ``every_seconds``; never for a GET)."""
     row = session.exec(select(ApiToken).where(ApiToken.token_hash == sha256_hex(token))).first()
     if row is None:
         return
-    now = utcnow()
-    last = row.last_used_at
-    if last is not None and last.tzinfo is None:
-        last = last.replace(tzinfo=now.tzinfo)  # SQLite gives naive datetimes back
-    if last is None or (now - last).total_seconds() >= every_seconds:
-        row.last_used_at = now
+    if use_is_stale(row.last_used_at, every_seconds):
+        row.last_used_at = utcnow()
         session.add(row)
         session.commit()

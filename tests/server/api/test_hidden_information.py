@@ -99,6 +99,10 @@ CASES = [
     ("hidden-gmt-options", {"edition": "gmt", "vp_cards": True, "restricted_positioning": True},
      21),
     ("hidden-zman", {"edition": "zman"}, 22),
+    ("hidden-gmt", {"edition": "gmt"}, 23),
+    ("hidden-zman-options", {"edition": "zman", "vp_cards": True}, 24),
+    ("hidden-gmt-2", {"edition": "gmt", "restricted_positioning": True}, 25),
+    ("hidden-zman-2", {"edition": "zman", "restricted_positioning": True}, 26),
 ]
 
 
