@@ -145,14 +145,14 @@ def resolutions(n: int, db_url: str) -> list[float]:
                 for seat in seats[:-1]:
                     service.submit_order(session, gid, seat, step,
                                          [rng.choice(state.legal_actions(seat))])
-                outbox.publish_pending(eng)  # older rows out of the way before timing
+                outbox.publish_written(eng)  # older rows out of the way before timing
                 ping.apply_async().get(timeout=120)  # FIFO: the worker has done them all
                 last = seats[-1]
                 action = rng.choice(state.legal_actions(last))
                 result = service.submit_order(session, gid, last, step, [action])
                 t0 = time.perf_counter()
                 assert result.all_committed
-                outbox.publish_pending(eng)
+                outbox.publish_written(eng)
                 times.append(wait_for_step(sqlite_path, eng, gid, step) - t0)
                 if len(times) >= n:
                     break

@@ -255,10 +255,10 @@ def _show_game(args) -> int:
         print(f"  {e['seq']:>5} {e['seat']:<8} {e['action']}")
     print(f"outbox ({len(r['outbox'])} rows):")
     for m in r["outbox"]:
-        state = (f"published {m['published_at']}" if m["published_at"]
-                 else f"UNPUBLISHED for {_ago(m['age_seconds'])}")
-        print(f"  #{m['id']} {m['kind']} {json.dumps(m['payload'], sort_keys=True)} {state} "
-              f"attempts {m['attempts']}"
+        state = (f"consumed {m['delivered_at']}" if m["delivered_at"]
+                 else f"NOT CONSUMED for {_ago(m['age_seconds'])}")
+        print(f"  #{m['id']} {m['kind']} {json.dumps(m['payload'], sort_keys=True)} {state}, "
+              f"relayed {m['attempts']} times"
               + (f" last_error: {m['last_error']}" if m["last_error"] else ""))
     return EXIT_OK
 
@@ -302,11 +302,10 @@ def _republish(args) -> int:
         except operator.UnknownOutboxRows as exc:
             raise CommandError("no outbox row "
                                + ", ".join(str(i) for i in exc.args[0])) from None
-    print(f"re-marked {counts['remarked']} rows unpublished; published {counts['published']}; "
-          f"{counts['remaining']} still unpublished")
-    if counts["remaining"]:
-        print("some rows could not be published; see their last_error with "
-              "`whistlestop stuck-steps --older-than 0`", file=sys.stderr)
+    print(f"sent {counts['sent']} rows; {counts['failed']} could not be sent")
+    if counts["failed"]:
+        print("the broker refused some rows (the relay tries again); see their last_error "
+              "with `whistlestop stuck-steps --older-than 0`", file=sys.stderr)
         return EXIT_PROBLEM
     return EXIT_OK
 
@@ -336,7 +335,7 @@ def _stuck(args) -> int:
     for s in found["steps"]:
         print(f"  game {s['game_id']} step {s['step']}: every seat committed "
               f"({', '.join(s['seats'])}) {_ago(s['age_seconds'])} ago")
-    print(f"outbox rows unpublished after {step_seconds}s: {len(found['outbox'])}")
+    print(f"outbox rows unconsumed after {step_seconds}s: {len(found['outbox'])}")
     for m in found["outbox"]:
         print(f"  #{m['id']} {m['kind']} {json.dumps(m['payload'], sort_keys=True)} "
               f"written {_ago(m['age_seconds'])} ago, attempts {m['attempts']}"
@@ -488,17 +487,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--all", action="store_true", help="check every game")
 
     sub = command("republish-outbox", _republish,
-                  "publish unpublished outbox rows (and re-send given rows)",
-                  "Publish every unpublished outbox row. With --id, first mark those rows "
-                  "unpublished again, so they are sent again (tasks are idempotent). Prints "
-                  "counts; exits 1 if rows remain unpublished (broker down).")
+                  "send unconsumed outbox rows now (or the given rows)",
+                  "Send now every outbox row its task has not consumed yet, without waiting "
+                  "for the relay. With --id, send just those rows, consumed or not (tasks are "
+                  "idempotent). Prints counts; exits 1 if the broker refused some.")
     sub.add_argument("--id", type=int, action="append", metavar="N",
                      help="an outbox row id to send again (repeatable)")
 
     sub = command("stuck-steps", _stuck,
                   "list stuck steps, outbox rows and long-waiting decisions (exit 1 if any)",
                   "List active games whose simultaneous step has every order sealed but has "
-                  "not resolved, outbox rows not published, both for longer than "
+                  "not resolved, outbox rows not consumed by their task, both for longer than "
                   "--older-than, and games waiting on a decision longer than "
                   "--decision-older-than. Exits 1 if anything is listed (for cron and alerts).")
     sub.add_argument("--older-than", type=_nonnegative_int, metavar="SECONDS",

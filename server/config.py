@@ -44,8 +44,11 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # Redis only: seconds before a message that a worker took but never acknowledged
         # (the worker died) is delivered again. Keep it above the longest task run and retry delay.
         "BROKER_VISIBILITY_TIMEOUT": float(_get(env, "BROKER_VISIBILITY_TIMEOUT", "3600")),
-        # How often beat runs the outbox relay (publish rows still unpublished).
+        # How often beat runs the outbox relay, which sends again every row its task has not
+        # consumed OUTBOX_REDELIVER_SECONDS after it was written or last sent (and at once a
+        # row whose send failed).
         "OUTBOX_RELAY_SECONDS": float(_get(env, "OUTBOX_RELAY_SECONDS", "5")),
+        "OUTBOX_REDELIVER_SECONDS": float(_get(env, "OUTBOX_REDELIVER_SECONDS", "60")),
         # How often beat runs the resolution sweep, which publishes resolve_step again for every
         # step whose seats have all committed but which is still unresolved this long after.
         "RESOLVE_SWEEP_SECONDS": float(_get(env, "RESOLVE_SWEEP_SECONDS", "30")),

@@ -58,10 +58,11 @@ class DatabaseCollector(Collector):
         games = GaugeMetricFamily("whistlestop_games", "Games by status.", labels=["status"])
         messages = CounterMetricFamily("whistlestop_outbox_messages",
                                        "Outbox rows written, by kind.", labels=["kind"])
-        depth = GaugeMetricFamily("whistlestop_outbox_unpublished",
-                                  "Outbox rows not yet published.")
-        oldest = GaugeMetricFamily("whistlestop_outbox_oldest_unpublished_age_seconds",
-                                   "Age of the oldest unpublished outbox row (0 if none).")
+        depth = GaugeMetricFamily("whistlestop_outbox_unconsumed",
+                                  "Outbox rows whose task has not consumed them yet (the "
+                                  "outbox depth).")
+        oldest = GaugeMetricFamily("whistlestop_outbox_oldest_unconsumed_age_seconds",
+                                   "Age of the oldest unconsumed outbox row (0 if none).")
         errors = GaugeMetricFamily("whistlestop_outbox_publish_errors",
                                    "Outbox rows whose last publish attempt failed "
                                    "(last_error set).")
@@ -107,12 +108,13 @@ class DatabaseCollector(Collector):
             m["messages"].add_metric([kind], n)
         depth, oldest = session.exec(
             select(count, func.min(OutboxMessage.created_at))
-            .where(OutboxMessage.published_at.is_(None))).one()
+            .where(OutboxMessage.delivered_at.is_(None))).one()
         m["depth"].add_metric([], depth)
         m["oldest"].add_metric([], age_seconds(oldest, utcnow()) or 0.0)
         m["errors"].add_metric([], session.exec(
             select(count).select_from(OutboxMessage)
-            .where(OutboxMessage.last_error.is_not(None))).one())
+            .where(OutboxMessage.last_error.is_not(None),
+                   OutboxMessage.delivered_at.is_(None))).one())
         for task, n in session.exec(select(TaskFailure.task_name, count)
                                     .group_by(TaskFailure.task_name)
                                     .order_by(TaskFailure.task_name)).all():

@@ -104,9 +104,10 @@ class OutboxMessage(SQLModel, table=True):
     kind: str = Field(max_length=50, index=True)
     payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
-    published_at: Optional[datetime] = Field(default=None, index=True, sa_type=TZ)
-    attempts: int = 0
+    published_at: Optional[datetime] = Field(default=None, index=True, sa_type=TZ)  # last relayed
+    attempts: int = 0  # sends by the relay, and failed sends
     last_error: Optional[str] = Field(default=None, max_length=2000)
+    delivered_at: Optional[datetime] = Field(default=None, index=True, sa_type=TZ)  # consumed
 
 
 class IdempotencyKey(SQLModel, table=True):

@@ -46,16 +46,17 @@ def ping() -> str:
 
 
 @celery.task(name="whistlestop.resolve_step", ignore_result=True, **RETRIES)
-def resolve_step(game_id: int, step: int) -> bool:
+def resolve_step(game_id: int, step: int, message_id: int | None = None) -> bool:
     """Resolve a simultaneous step once every seat has committed; a repeat does nothing.
 
-    Returns whether this run resolved it. The outbox rows the resolution wrote (and any other
-    unpublished ones) are published after its commit.
+    ``message_id``: the outbox row this task was sent for, marked consumed in the same
+    transaction (None when the sweep sent it). Returns whether this run resolved the step. The
+    outbox rows the resolution wrote are sent after its commit.
     """
     engine = db.get_engine()
     with Session(engine) as session:
-        resolved = games.resolve_step(session, game_id, step)
-    outbox.publish_pending(engine)
+        resolved = games.resolve_step(session, game_id, step, message_id=message_id)
+    outbox.publish_written(engine)
     return resolved
 
 
@@ -64,10 +65,12 @@ def notify(message_id: int) -> str | None:
     """Deliver one notification row, at most one copy however often the task runs.
 
     Placeholder delivery until issue 5 renders and sends the email: the row is written to
-    VAR_DIR/notifications/<id>.json, created once (a repeat finds the file and stops).
-    Returns "delivered", "duplicate", or None when the row does not exist.
+    VAR_DIR/notifications/<id>.json, created once (a repeat finds the file and stops); then the
+    row is marked consumed. Returns "delivered", "duplicate", or None when the row does not exist.
     """
-    with Session(db.get_engine()) as session:
+    engine = db.get_engine()
+    with Session(engine) as session:
+        db.reading(session)
         message = session.get(OutboxMessage, message_id)
         if message is None:
             return None
@@ -80,17 +83,22 @@ def notify(message_id: int) -> str | None:
         with os.fdopen(fd, "w") as f:
             json.dump(record, f)
         os.link(tmp, folder / f"{message_id}.json")  # atomic; fails if already delivered
+        outcome = "delivered"
     except FileExistsError:
-        return "duplicate"
+        outcome = "duplicate"
     finally:
         os.unlink(tmp)
-    return "delivered"
+    with Session(engine) as session:
+        outbox.mark_delivered(session, message_id)
+        session.commit()
+    return outcome
 
 
 @celery.task(name="whistlestop.relay_outbox", ignore_result=True)
 def relay_outbox() -> int:
-    """Publish whatever the outbox still holds (run by beat every OUTBOX_RELAY_SECONDS)."""
-    return outbox.publish_pending(db.get_engine())
+    """Send again what the outbox holds unconsumed (run by beat every OUTBOX_RELAY_SECONDS)."""
+    return outbox.publish_pending(db.get_engine(),
+                                  float(current_app.config["OUTBOX_REDELIVER_SECONDS"]))
 
 
 @celery.task(name="whistlestop.sweep_unresolved", ignore_result=True)

@@ -19,12 +19,30 @@ def visible_game(session: Session, game_id: int, user: User | None) -> Game:
     return game
 
 
+def playing(session: Session, game_id: int, user: User, asked: str | None = None
+            ) -> tuple[Game, str]:
+    """The game and the caller's seat in it, from one read of its seats: what ``visible_game``
+    then ``own_seat`` answer (the same 404 and 403), for the requests that act in a game."""
+    game = session.get(Game, game_id)
+    if game is None:
+        raise not_found()
+    seats = lobby.seat_rows(session, game_id)
+    if not lobby.may_see(session, game, user, seats):
+        raise not_found()
+    mine = next((row.seat for row in seats if row.user_id == user.id), None)
+    return game, _checked_seat(mine, asked)
+
+
 def own_seat(session: Session, game: Game, user: User | None, asked: str | None = None) -> str:
     """The caller's seat in the game; 403 if they have none or name somebody else's."""
+    return _checked_seat(lobby.seat_of(session, game.id, user.id) if user is not None else None,
+                         asked)
+
+
+def _checked_seat(seat: str | None, asked: str | None) -> str:
     if asked == CHANCE:
         raise Problem("forbidden", "Nobody acts for chance: the server draws every random "
                       "outcome from the game's seed and logs it.")
-    seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
     if seat is None:
         raise Problem("forbidden", "You have no seat in this game; only its players can do "
                       "this.")

@@ -29,7 +29,7 @@ def documents(*codes: int):
 
 def _published(value):
     """Send the follow-up tasks the request's transaction wrote (after it committed)."""
-    outbox.publish_pending(db.get_engine())
+    outbox.publish_written(db.get_engine())
     return value
 
 

@@ -51,34 +51,30 @@ def submit(order, game_id):
     if claim is not None and claim.status_code is not None:
         return idempotency.replay(claim)
     try:
-        status, body, follow_ups = _submit(game_id, user, order.get("seat"), order["step"],
-                                           actions, claim)
+        status, body = _submit(game_id, user, order.get("seat"), order["step"], actions, claim)
     except BaseException:
         if claim is not None:
             idempotency.release(claim)  # nothing was changed; the key may be used again
         raise
-    if follow_ups:
-        outbox.publish_pending(db.get_engine())  # after the commit: e.g. the step's resolution
+    outbox.publish_written(db.get_engine())  # after the commit: e.g. the step's resolution
     response = jsonify(body)
     response.status_code = status
     return response
 
 
 def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list[str],
-            claim: idempotency.Claim | None) -> tuple[int, dict, int]:
+            claim: idempotency.Claim | None) -> tuple[int, dict]:
     """Check access and submit in one session: the game row is read once, and the answer is
     computed from the engine state the order produced."""
     answer: dict = {}
 
     def before_commit(session: Session, result: OrderResult) -> None:
         answer["status"], answer["body"] = _answer(session, game, seat, result)
-        answer["follow_ups"] = result.outbox_rows
         if claim is not None:
             idempotency.record(session, claim, answer["status"], answer["body"])
 
     with db.session() as session:
-        game = access.visible_game(session, game_id, user)
-        seat = access.own_seat(session, game, user, asked_seat)
+        game, seat = access.playing(session, game_id, user, asked_seat)
         try:
             games.submit_order(session, game_id, seat, step, actions,
                                before_commit=before_commit)
@@ -100,7 +96,7 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
             raise Problem("idempotency-key-in-progress", "This request's Idempotency-Key was "
                           "taken over while it was processed; nothing was changed. Retry.",
                           headers={"Retry-After": "1"}) from None
-    return answer["status"], answer["body"], answer["follow_ups"]
+    return answer["status"], answer["body"]
 
 
 def _decision(session: Session, game_id: int, seat: str) -> dict:

@@ -20,6 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
+from server.services import outbox
 
 
 class GameNotFound(LookupError):
@@ -317,8 +318,25 @@ def _pending_seats(session, game_id, step) -> set[str]:
     return set(rows)
 
 
-def resolve_step(session: Session, game_id: int, step: int) -> bool:
-    """Apply the sealed orders of a simultaneous step exactly once; False if nothing to do."""
+def resolve_step(session: Session, game_id: int, step: int,
+                 message_id: int | None = None) -> bool:
+    """Apply the sealed orders of a simultaneous step exactly once; False if nothing to do.
+
+    ``message_id``, the outbox row that asked for it, is marked consumed either way: in the
+    resolution's transaction, or on its own when there is nothing (left) to resolve.
+    """
+    try:
+        resolved = _resolve(session, game_id, step, message_id)
+    except BaseException:
+        session.rollback()
+        raise
+    if not resolved and message_id is not None:
+        outbox.mark_delivered(session, message_id)
+        session.commit()
+    return resolved
+
+
+def _resolve(session: Session, game_id: int, step: int, message_id: int | None) -> bool:
     try:
         # Lock the game row before reading the orders (SELECT ... FOR UPDATE on PostgreSQL;
         # SQLite's write lock is taken at BEGIN): a seat replacing its sealed order meanwhile
@@ -351,6 +369,7 @@ def resolve_step(session: Session, game_id: int, step: int) -> bool:
             order.status, order.updated_at = "applied", utcnow()
             session.add(order)
         _write_progress(session, game, state, old_len, new_step)
+        outbox.mark_delivered(session, message_id)
         session.commit()
         return True
     except BaseException:
@@ -395,14 +414,16 @@ def decision_for(session: Session, game: Game, seat: str, state=None) -> dict:
     state = state if state is not None else _load(game)
     active = state.active()
     mine = seat in active
-    order = pending_order(session, game.id, game.step, seat) if mine else None
-    committed = len(_pending_seats(session, game.id, game.step)) if _simultaneous(active) else 0
+    simultaneous = _simultaneous(active)
+    # Only a simultaneous step has sealed orders to show.
+    order = pending_order(session, game.id, game.step, seat) if mine and simultaneous else None
+    committed = len(_pending_seats(session, game.id, game.step)) if simultaneous else 0
     return {
         "step": game.step,
         "active": mine and order is None,
         "prompt": state.prompt(seat) if mine else None,
         "legal_actions": [str(a) for a in state.legal_actions(seat)] if mine else [],
-        "simultaneous": _simultaneous(active),
+        "simultaneous": simultaneous,
         "your_order": list(order.actions) if order else None,
         "committed": committed,
         "waiting_for": [] if _simultaneous(active) else list(active),

@@ -95,15 +95,17 @@ def seat_of(session: Session, game_id: int, user_id: int) -> str | None:
                                                 Seat.user_id == user_id)).first()
 
 
-def may_see(session: Session, game: Game, user: User | None) -> bool:
-    """Whether the user may see the game at all (a private game is invisible to others)."""
+def may_see(session: Session, game: Game, user: User | None,
+            seats: list[Seat] | None = None) -> bool:
+    """Whether the user may see the game at all (a private game is invisible to others).
+    ``seats``: the game's seat rows, when the caller has read them already."""
     if game.public:
         return True
     if user is None:
         return False
     if game.created_by == user.id:
         return True
-    for seat in seat_rows(session, game.id):
+    for seat in seats if seats is not None else seat_rows(session, game.id):
         if seat.user_id == user.id or seat.invite_email == user.email:
             return True
     return session.exec(select(Spectator).where(Spectator.game_id == game.id,

@@ -10,10 +10,11 @@ from typing import Any
 
 import engine.core as engine
 from engine.core import ActionError, OptionsError
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from server import db
 from server.models import Game, Order, OutboxMessage, Seat, User, utcnow
 from server.services import outbox
 from server.services.games import GameNotFound, log_of
@@ -52,7 +53,7 @@ def outbox_rows(session: Session, game_id: int) -> list[OutboxMessage]:
 def _outbox_dict(row: OutboxMessage, now: datetime) -> dict:
     return {"id": row.id, "kind": row.kind, "payload": row.payload,
             "created_at": _iso(row.created_at), "published_at": _iso(row.published_at),
-            "attempts": row.attempts, "last_error": row.last_error,
+            "delivered_at": _iso(row.delivered_at), "attempts": row.attempts, "last_error": row.last_error,
             "age_seconds": round(age_seconds(row.created_at, now), 1)}
 
 
@@ -184,7 +185,7 @@ def stuck(session: Session, step_seconds: float, decision_seconds: float,
 
     - ``steps``: active games whose current simultaneous step has a sealed order from every
       active seat, but has not resolved with no commit for ``step_seconds``;
-    - ``outbox``: rows unpublished ``step_seconds`` after they were written;
+    - ``outbox``: rows not consumed by their task ``step_seconds`` after they were written;
     - ``decisions``: active games with no activity for ``decision_seconds`` (a player who does
       not answer), other than the steps above.
     """
@@ -199,7 +200,7 @@ def stuck(session: Session, step_seconds: float, decision_seconds: float,
         steps.append({"game_id": game_id, "step": step,
                       "seats": sorted(o.seat for o in orders), "committed_at": _iso(last),
                       "age_seconds": round(age_seconds(last, now), 1) if last else None})
-    rows = session.exec(select(OutboxMessage).where(OutboxMessage.published_at.is_(None),
+    rows = session.exec(select(OutboxMessage).where(OutboxMessage.delivered_at.is_(None),
                                                     OutboxMessage.created_at < step_cutoff)
                         .order_by(OutboxMessage.id)).all()
     stuck_outbox = [_outbox_dict(row, now) for row in rows]
@@ -229,32 +230,26 @@ class UnknownOutboxRows(LookupError):
 
 
 def republish(db_engine: Engine, ids: list[int] | None = None) -> dict[str, int]:
-    """Mark the given outbox rows unpublished again (if any), then publish every pending row.
+    """Send rows now: the given ones (consumed or not), or else every row not consumed yet.
 
-    Returns {"remarked", "published", "remaining"}. Tasks are idempotent, so publishing a row
-    twice does no harm.
+    Returns {"sent", "failed"}: rows sent, and rows whose send failed (broker down; they keep
+    ``last_error`` and the relay sends them at its next run). Tasks are idempotent, so sending
+    a row twice does no harm.
     """
-    remarked = 0
     if ids:
         with Session(db_engine) as session:
-            found = set(session.exec(select(OutboxMessage.id)
-                                     .where(OutboxMessage.id.in_(ids))).all())
-            missing = sorted(set(ids) - found)
+            db.reading(session)
+            rows = session.exec(select(OutboxMessage).where(OutboxMessage.id.in_(ids))
+                                .order_by(OutboxMessage.id)).all()
+            missing = sorted(set(ids) - {row.id for row in rows})
             if missing:
                 raise UnknownOutboxRows(missing)
-            remarked = session.execute(update(OutboxMessage).where(OutboxMessage.id.in_(ids))
-                                       .values(published_at=None)).rowcount
-            session.commit()
-    published = 0
-    for _ in range(1000):  # publish_pending takes a batch at a time
-        batch = outbox.publish_pending(db_engine)
-        published += batch
-        if batch == 0 or _unpublished(db_engine) == 0:
-            break
-    return {"remarked": remarked, "published": published, "remaining": _unpublished(db_engine)}
-
-
-def _unpublished(db_engine: Engine) -> int:
+            written = [outbox.Written(r.id, r.kind, dict(r.payload)) for r in rows]
+        sent = outbox.send(db_engine, written)
+        outbox.mark_sent(db_engine, [r.id for r in written[:sent]])
+        return {"sent": sent, "failed": len(written) - sent}
+    sent = outbox.publish_pending(db_engine, redeliver_after=0, limit=10 ** 9)
     with Session(db_engine) as session:
-        return session.exec(select(func.count()).select_from(OutboxMessage)
-                            .where(OutboxMessage.published_at.is_(None))).one()
+        failed = session.exec(select(func.count()).select_from(OutboxMessage).where(
+            OutboxMessage.delivered_at.is_(None), OutboxMessage.last_error.is_not(None))).one()
+    return {"sent": sent, "failed": failed}

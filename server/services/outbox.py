@@ -1,14 +1,18 @@
-"""The outbox relay: publish rows written in the same transaction as a state change.
+"""The outbox: follow-ups written in the same transaction as a state change, then sent.
 
-Rows are published after their transaction commits (by the request or task that wrote them) and
-again by the periodic relay (beat), so a crash or a broker outage between the commit and the
-publish only delays a message; it never loses one. Tasks are idempotent, so a row published twice
-does no harm.
+Every row is published right after its transaction commits, by whoever wrote it (the request or
+the task): ``publish_written`` sends exactly the rows this thread's sessions have committed
+since its last call, with no read and no write of the database - just the broker sends. A row is
+done when its task has *consumed* it (``delivered_at``, set by the task in its own transaction),
+not when it was sent: the relay (beat, ``publish_pending``) sends again every row not consumed
+``redeliver_after`` seconds after it was written or last sent, and at once a row whose send
+failed (``last_error``). So a crash between the commit and the send, a broker outage, and a
+message the broker lost after taking it (a Redis without persistence that restarts) all end the
+same way: the relay sends the row again. Tasks are idempotent, so a row sent twice does no harm.
 
-A row marked published can still be lost by the broker (a Redis without persistence that
-restarts). For the one message whose loss would stall a game, the resolution of a committed
-simultaneous step, the sweep (``republish_unresolved``) goes by the games themselves: every step
-whose seats have all committed and that is still unresolved after a while gets its task again.
+The resolution of a committed simultaneous step is also covered from the games' side: the sweep
+(``republish_unresolved``) sends resolve_step for every step whose seats have all committed and
+that is still unresolved after a while, whatever the outbox says.
 """
 
 from __future__ import annotations
@@ -16,84 +20,151 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import timedelta
+from typing import NamedTuple
 
 import engine.core as game_engine
-from sqlalchemy import func, update
+from sqlalchemy import event, func, or_, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, select
 
 from server import db
 from server.models import Game, Order, OutboxMessage, utcnow
 
-# Which task each kind of row becomes. Notifications go to one task; issue 5 makes it send mail.
-FOLLOW_UP_TASKS = {"resolve_step": "whistlestop.resolve_step"}
-NOTIFY_TASK = "whistlestop.notify"
-
 log = logging.getLogger("whistlestop.outbox")
 
+# How long a sent row may go unconsumed before the relay sends it again (the default; the
+# setting is OUTBOX_REDELIVER_SECONDS).
+REDELIVER_AFTER = 60.0
 
-def _task_for(message: OutboxMessage):
+
+class Written(NamedTuple):
+    """What it takes to send a row: no database read needed."""
+    id: int
+    kind: str
+    payload: dict
+
+
+# --- rows written by this thread's committed transactions ------------------------------------
+# Collected by session events: flushed rows wait in the session until its commit (a rollback
+# forgets them), then in a per-thread list, by database, until ``publish_written``.
+_FLUSHED = "whistlestop.outbox.flushed"
+_committed = threading.local()
+
+
+@event.listens_for(OrmSession, "after_flush")
+def _collect_flushed(session, _flush_context) -> None:
+    rows = [Written(obj.id, obj.kind, dict(obj.payload)) for obj in session.new
+            if isinstance(obj, OutboxMessage)]
+    if rows:
+        session.info.setdefault(_FLUSHED, []).extend(rows)
+
+
+@event.listens_for(OrmSession, "after_commit")
+def _collect_committed(session) -> None:
+    rows = session.info.pop(_FLUSHED, None)
+    if rows:
+        _queue().setdefault(session.get_bind(), []).extend(rows)
+
+
+@event.listens_for(OrmSession, "after_rollback")
+def _forget_rolled_back(session) -> None:
+    session.info.pop(_FLUSHED, None)
+
+
+def _queue() -> dict[Engine, list[Written]]:
+    if not hasattr(_committed, "rows"):
+        _committed.rows = {}
+    return _committed.rows
+
+
+def take_written(engine: Engine) -> list[Written]:
+    """The rows this thread has committed to ``engine``'s database since the last call (and
+    forget them)."""
+    return _queue().pop(engine, [])
+
+
+# --- sending ---------------------------------------------------------------------------------
+def _task_for(row: Written):
     """The task object and its arguments for a row (registered tasks, so eager mode works)."""
     from workers import tasks
 
-    if message.kind == "resolve_step":
-        return tasks.resolve_step, (message.payload["game_id"], message.payload["step"])
-    return tasks.notify, (message.id,)
+    if row.kind == "resolve_step":
+        return tasks.resolve_step, (row.payload["game_id"], row.payload["step"], row.id)
+    return tasks.notify, (row.id,)
 
 
-_publishing = threading.local()
-
-
-def publish_pending(engine: Engine, limit: int = 500) -> int:
-    """Publish unpublished rows, oldest first; return how many were published.
-
-    No transaction is open while a task is sent (an eager task may write itself); a row is
-    marked published after its send, so a crash in between publishes it again, harmlessly.
-    When the broker refuses a send, the row keeps the error in ``last_error`` and the rest wait
-    for the next call (the relay's).
-
-    A task run inline (Celery's eager mode) that publishes in turn does not start a second,
-    nested relay in the same thread: the outer call goes on until no new row is left.
+def publish_written(engine: Engine) -> int:
+    """Send the rows this thread's transactions have committed since the last call; return how
+    many were sent. Call it after the commit, with no transaction open (an eager task may write).
     """
-    if getattr(_publishing, "active", False):
+    return send(engine, take_written(engine))
+
+
+def send(engine: Engine, rows: list[Written]) -> int:
+    """Send the rows; return how many were sent. When the broker refuses one, it and the rest
+    keep the error in ``last_error`` (the relay sends them at its next run)."""
+    for i, row in enumerate(rows):
+        task, args = _task_for(row)
+        try:
+            task.apply_async(args=args)
+        except Exception as exc:  # the broker is down: the relay tries again later
+            _failed(engine, [r.id for r in rows[i:]], f"{type(exc).__name__}: {exc}"[:2000])
+            log.warning("outbox: could not send %s row(s) from #%s: %s", len(rows) - i,
+                        row.id, exc)
+            return i
+    return len(rows)
+
+
+_relaying = threading.local()
+
+
+def publish_pending(engine: Engine, redeliver_after: float = REDELIVER_AFTER,
+                    limit: int = 500) -> int:
+    """The relay: send again every row not consumed ``redeliver_after`` seconds after it was
+    written or last sent, and every row whose last send failed; return how many were sent.
+
+    Rows are marked sent (``published_at``, ``attempts``) after their send, in one transaction
+    per batch. A task run inline (Celery's eager mode) that relays in turn does not start a
+    second, nested relay in the same thread.
+    """
+    if getattr(_relaying, "active", False):
         return 0
-    _publishing.active = True
+    _relaying.active = True
     try:
-        return _publish(engine, limit)
+        return _relay(engine, redeliver_after, limit)
     finally:
-        _publishing.active = False
+        _relaying.active = False
 
 
-def _publish(engine: Engine, limit: int) -> int:
-    published, last_id = 0, 0
-    while published < limit:
+def due(redeliver_after: float, now=None):
+    """The condition of a row the relay sends: not consumed, and failed or overdue."""
+    cutoff = (now or utcnow()) - timedelta(seconds=redeliver_after)
+    return (OutboxMessage.delivered_at.is_(None)
+            & or_(OutboxMessage.last_error.is_not(None),
+                  func.coalesce(OutboxMessage.published_at, OutboxMessage.created_at) <= cutoff))
+
+
+def _relay(engine: Engine, redeliver_after: float, limit: int) -> int:
+    sent_total, last_id = 0, 0
+    while sent_total < limit:
         with Session(engine) as session:
             db.reading(session)
-            rows = session.exec(select(OutboxMessage)
-                                .where(OutboxMessage.published_at.is_(None),
-                                       OutboxMessage.id > last_id)
-                                .order_by(OutboxMessage.id).limit(limit - published)).all()
-            session.expunge_all()
+            rows = [Written(r.id, r.kind, dict(r.payload)) for r in session.exec(
+                select(OutboxMessage).where(due(redeliver_after), OutboxMessage.id > last_id)
+                .order_by(OutboxMessage.id).limit(min(500, limit - sent_total))).all()]
         if not rows:
-            return published
-        sent = []
-        try:
-            for row in rows:
-                last_id = row.id
-                task, args = _task_for(row)
-                try:
-                    task.apply_async(args=args)
-                except Exception as exc:  # the broker is down: the relay tries again later
-                    _mark(engine, row.id, error=f"{type(exc).__name__}: {exc}"[:2000])
-                    return published
-                sent.append(row.id)
-                published += 1
-        finally:
-            _mark_published(engine, sent)  # one transaction for the batch
-    return published
+            break
+        last_id = rows[-1].id
+        sent = send(engine, rows)
+        mark_sent(engine, [r.id for r in rows[:sent]])
+        sent_total += sent
+        if sent < len(rows):
+            break
+    return sent_total
 
 
-def _mark_published(engine: Engine, ids: list[int]) -> None:
+def mark_sent(engine: Engine, ids: list[int]) -> None:
     if not ids:
         return
     with Session(engine) as session:
@@ -103,14 +174,27 @@ def _mark_published(engine: Engine, ids: list[int]) -> None:
         session.commit()
 
 
-def _mark(engine: Engine, message_id: int, error: str | None = None) -> None:
+def _failed(engine: Engine, ids: list[int], error: str) -> None:
     with Session(engine) as session:
-        values = {"attempts": OutboxMessage.attempts + 1, "last_error": error}
-        if error is None:
-            values["published_at"] = utcnow()
-        session.execute(update(OutboxMessage).where(OutboxMessage.id == message_id)
-                        .values(**values))
+        session.execute(update(OutboxMessage).where(OutboxMessage.id.in_(ids))
+                        .values(attempts=OutboxMessage.attempts + 1, last_error=error))
         session.commit()
+
+
+def mark_delivered(session: Session, message_id: int | None) -> None:
+    """Record, in the consuming task's transaction, that the row's work is done: the relay
+    leaves it alone from now on. Does nothing for None (a task sent by the sweep)."""
+    if message_id is not None:
+        session.execute(update(OutboxMessage)
+                        .where(OutboxMessage.id == message_id,
+                               OutboxMessage.delivered_at.is_(None))
+                        .values(delivered_at=utcnow())
+                        .execution_options(synchronize_session=False))
+
+
+def undelivered_count(session: Session) -> int:
+    return session.exec(select(func.count()).select_from(OutboxMessage)
+                        .where(OutboxMessage.delivered_at.is_(None))).one()
 
 
 def unresolved_steps(session: Session, older_than: float) -> list[tuple[int, int]]:

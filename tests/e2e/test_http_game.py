@@ -132,7 +132,9 @@ def test_two_scripted_clients_play_a_whole_game_over_http(
         assert final["result"]["winner"] in ("kennedy", "nixon"), final["result"]
         assert final["seed_hash"] == seed_hash and final["seed"]
         assert all(p.orders > 50 for p in players)
-        assert sum(p.sealed for p in players) >= 4  # simultaneous steps went through the worker
+        # Every game has at least one Campaign Strategy (both seats commit sealed, the worker
+        # resolves); how many more simultaneous steps a game has depends on its draws.
+        assert sum(p.sealed for p in players) >= 2
 
         for command in (["replay", str(gid)], ["verify", str(gid)]):
             done = subprocess.run([sys.executable, "-m", "server.cli", *command], env=env,

@@ -293,9 +293,10 @@ def test_stuck_steps(run, session):
     assert "decisions waiting over 1800s: 1\n" in out  # B only: A is listed as a stuck step
     assert f"game {b} step {b_step}: waiting for nixon for 2d" in out
 
-    # Resolving the step and publishing the row clears it.
-    assert svc.resolve_step(session, a, step)
-    session.execute(update(OutboxMessage).values(published_at=utcnow()))
+    # Resolving the step (its task consumes the row) and consuming the rest clears it.
+    assert svc.resolve_step(session, a, step, message_id=resolve.id)
+    assert session.get(OutboxMessage, resolve.id).delivered_at is not None
+    session.execute(update(OutboxMessage).values(delivered_at=utcnow()))
     session.commit()
     code, out, _ = run("stuck-steps", "--older-than", "600", "--json")
     found = json.loads(out)
@@ -306,7 +307,7 @@ def test_stuck_steps_threshold_from_config(run, session, monkeypatch):
     new_game(session, "cfg")  # its outbox rows are a few milliseconds old
     monkeypatch.setenv("WHISTLESTOP_STUCK_AFTER_SECONDS", "0")
     code, out, _ = run("stuck-steps")
-    assert code == 1 and "outbox rows unpublished after 0s: 2" in out
+    assert code == 1 and "outbox rows unconsumed after 0s: 2" in out
     monkeypatch.setenv("WHISTLESTOP_STUCK_AFTER_SECONDS", "3600")
     assert run("stuck-steps")[0] == 0
 
@@ -351,16 +352,22 @@ def test_console_script_republishes_the_outbox(script, session, tmp_path):
     assert len(rows) == 2 and all(r.published_at is None for r in rows)
     queue = tmp_path / "broker" / "queue"
 
-    done = script("republish-outbox")
+    done = script("republish-outbox")  # no worker runs: nothing is consumed
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "re-marked 0 rows unpublished; published 2; 0 still unpublished\n"
+    assert done.stdout == "sent 2 rows; 0 could not be sent\n"
     session.expire_all()
-    assert all(r.published_at is not None for r in session.exec(select(OutboxMessage)))
+    assert all(r.published_at is not None and r.delivered_at is None
+               for r in session.exec(select(OutboxMessage)))
     assert len(list(queue.iterdir())) == 2  # two messages wait in the broker
 
+    # Consumed rows are not sent again, unless named.
+    session.execute(update(OutboxMessage).values(delivered_at=utcnow()))
+    session.commit()
+    done = script("republish-outbox")
+    assert done.stdout == "sent 0 rows; 0 could not be sent\n"
     done = script("republish-outbox", "--id", str(rows[0].id))
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "re-marked 1 rows unpublished; published 1; 0 still unpublished\n"
+    assert done.stdout == "sent 1 rows; 0 could not be sent\n"
     assert len(list(queue.iterdir())) == 3
     session.expire_all()
     assert session.get(OutboxMessage, rows[0].id).attempts == 2

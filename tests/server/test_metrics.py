@@ -72,13 +72,14 @@ def test_metrics_count_the_stored_rows(db_url, session, tmp_path):
     lobby.open_game(session, host, "tmotp", {}, {"kennedy": "host@example.com", "nixon": None})
     assert seen.resolutions > 0 and seen.applied > seen.resolutions
 
-    # The outbox: everything so far published; then three rows of a kind of our own.
+    # The outbox: everything so far consumed; then three rows of a kind of our own.
     now = utcnow()
-    session.execute(update(OutboxMessage).values(published_at=now))
+    session.execute(update(OutboxMessage).values(published_at=now, delivered_at=now))
     session.add(OutboxMessage(kind="probe", created_at=now - timedelta(seconds=120),
                               attempts=2, last_error="ConnectionError: broker down"))
     session.add(OutboxMessage(kind="probe", created_at=now - timedelta(seconds=30)))
-    session.add(OutboxMessage(kind="probe", created_at=now, published_at=now, attempts=1))
+    session.add(OutboxMessage(kind="probe", created_at=now, published_at=now, attempts=1,
+                              delivered_at=now))
     for name in ("whistlestop.notify", "whistlestop.notify", "whistlestop.resolve_step"):
         session.add(TaskFailure(task_name=name, task_id="t", error="boom"))
     session.commit()
@@ -101,8 +102,8 @@ def test_metrics_count_the_stored_rows(db_url, session, tmp_path):
     assert _value(s, "whistlestop_orders_total", status="superseded") == 1
     assert _value(s, "whistlestop_orders_pending") == 1
     assert _value(s, "whistlestop_step_resolutions_total") == seen.resolutions
-    assert _value(s, "whistlestop_outbox_unpublished") == 2
-    assert 120 <= _value(s, "whistlestop_outbox_oldest_unpublished_age_seconds") < 240
+    assert _value(s, "whistlestop_outbox_unconsumed") == 2
+    assert 120 <= _value(s, "whistlestop_outbox_oldest_unconsumed_age_seconds") < 240
     assert _value(s, "whistlestop_outbox_publish_errors") == 1
     assert _value(s, "whistlestop_outbox_messages_total", kind="probe") == 3
     for kind, n in kinds.items():
@@ -122,7 +123,7 @@ def test_metrics_count_the_stored_rows(db_url, session, tmp_path):
     assert _value(s, "whistlestop_step_resolutions_total") == seen.resolutions + 1
     assert _value(s, "whistlestop_orders_total", status="applied") == seen.applied + 2
     assert _value(s, "whistlestop_orders_pending") == 0
-    assert _value(s, "whistlestop_outbox_unpublished") > 2  # the new step's notifications
+    assert _value(s, "whistlestop_outbox_unconsumed") > 2  # the new step's notifications
 
 
 def test_scrape_does_not_wait_for_a_writer(db_url, session, tmp_path):

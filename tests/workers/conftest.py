@@ -1,8 +1,8 @@
 """Real worker processes on a real broker (Redis) and a real database (SQLite file or PostgreSQL).
 
 ``pipeline`` wires one test: a migrated database, the WHISTLESTOP_* environment of the workers it
-starts, and this process's Celery app pointed at the same broker (so ``outbox.publish_pending``
-here publishes where the workers consume).
+starts, and this process's Celery app pointed at the same broker (so ``outbox.publish_written``
+here sends where the workers consume).
 """
 
 from __future__ import annotations
@@ -103,7 +103,8 @@ class Pipeline:
         return Session(self.engine)
 
     def publish(self) -> int:
-        return outbox.publish_pending(self.engine)
+        """Send what this thread has committed, as the API does after its commit."""
+        return outbox.publish_written(self.engine)
 
     def queue_empty(self) -> bool:
         client = self.redis.client()
@@ -117,10 +118,11 @@ class Pipeline:
                 raise AssertionError("the broker never drained")
             time.sleep(0.05)
 
-    def unpublished(self) -> list[OutboxMessage]:
+    def unconsumed(self) -> list[OutboxMessage]:
+        """Outbox rows no task has consumed yet."""
         with self.session() as s:
             return list(s.exec(select(OutboxMessage)
-                               .where(OutboxMessage.published_at.is_(None))).all())
+                               .where(OutboxMessage.delivered_at.is_(None))).all())
 
     def failures(self) -> list[TaskFailure]:
         with self.session() as s:

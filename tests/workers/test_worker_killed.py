@@ -4,8 +4,9 @@ its message is delivered again and every step is resolved exactly once.
 The test holds a row lock so that the worker is caught at a known point, checked in pg_locks:
 
 - "open": the resolution's transaction is open, waiting for the game row (nothing committed);
-- "committed": the resolution has committed and the task is publishing the outbox after it,
-  waiting for an outbox row, so its message is not acknowledged yet.
+- "committed": the resolution has committed and the task is sending its follow-ups and its
+  acknowledgement to a broker the test has frozen (SIGSTOP), so its message is not
+  acknowledged yet.
 
 and kills either the whole worker (main process and pool: the message comes back after the
 Redis visibility timeout, to a new worker) or only the pool process running the task (the main
@@ -26,6 +27,8 @@ from sqlmodel import select
 from server import db
 from server.models import Game, Order
 from server.services import games as svc
+from server.services import outbox
+from tests.services import RedisServer
 from tests.workers.conftest import SEATS, pending_seats, play_to_simultaneous, wait_for_step
 from workers import tasks
 
@@ -50,9 +53,11 @@ def _task_ids(text: str, outcome: str) -> list[str]:
 
 
 def test_killed_worker_resolution_is_delivered_again_and_applied_once(
-        pipeline_factory, postgres_server, postgres_url):
+        pipeline_factory, postgres_server, postgres_url, tmp_path):
     db.migrate(postgres_url)
-    pipeline = pipeline_factory(postgres_url, BROKER_VISIBILITY_TIMEOUT=VISIBILITY_TIMEOUT)
+    redis = RedisServer(tmp_path / "redis").start()  # its own: the test freezes it
+    pipeline = pipeline_factory(postgres_url, redis=redis,
+                                BROKER_VISIBILITY_TIMEOUT=VISIBILITY_TIMEOUT)
     worker = pipeline.worker().start()
     database = postgres_url.rsplit("/", 1)[1]
     admin = postgres_server.connect(database)
@@ -78,27 +83,30 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
                         svc.submit_order(s, gid, seat, step, [rng.choice(state.legal_actions(seat))])
             pipeline.drain()  # the worker is idle: the next resolve_step is the one caught
 
-            if point == "open":
-                locker.execute("SELECT id FROM game WHERE id = %s FOR UPDATE", (gid,))
-                pipeline.publish()  # the outbox's resolve_step row, as after the last commit
-            else:
-                # The worker will publish the unpublished resolve_step row after its commit.
-                locker.execute("SELECT id FROM outboxmessage WHERE kind = 'resolve_step' "
-                               "AND published_at IS NULL FOR UPDATE")
-                tasks.resolve_step.apply_async(args=(gid, step))
+            # Both points start the same way: the worker's resolution waits for the game row.
+            locker.execute("SELECT id FROM game WHERE id = %s FOR UPDATE", (gid,))
+            pipeline.publish()  # the outbox's resolve_step row, as after the last commit
             _blocked_by(admin, locker.info.backend_pid)
+            task_id = _task_ids(worker.text(all_runs=False), "received")[-1]
+            if point == "committed":
+                # The broker freezes, then the resolution may commit: after its commit the task
+                # sends its follow-ups and its acknowledgement to the frozen broker, and waits.
+                os.kill(redis.proc.pid, signal.SIGSTOP)
+                locker.rollback()
+                wait_for_step(pipeline, gid, step)
             current = admin.execute("SELECT step FROM game WHERE id = %s", (gid,)).fetchone()[0]
             assert current == (step if point == "open" else step + 1)
-            task_id = _task_ids(worker.text(all_runs=False), "received")[-1]
 
             if way == "worker":
                 worker.kill()
-                locker.rollback()
-                worker.start()
             else:
                 for pid in worker.children():
                     os.kill(pid, signal.SIGKILL)
-                locker.rollback()
+            if point == "committed":
+                os.kill(redis.proc.pid, signal.SIGCONT)
+            locker.rollback()
+            if way == "worker":
+                worker.start()
             killed.append((point, way, task_id))
 
             # The same message is delivered again: it resolves the step only if nothing had
@@ -121,7 +129,14 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
         lost = len(re.findall(r"WorkerLostError", log))
         assert lost >= sum(1 for k in killed if k[1] == "pool")
         assert not pipeline.failures()
-        assert not pipeline.unpublished()
+        # What a run killed after its commit had not sent yet waits for the relay: only
+        # notifications (its own resolve_step row was consumed in the resolution's commit).
+        assert all(r.kind != "resolve_step" for r in pipeline.unconsumed())
+        assert outbox.publish_pending(pipeline.engine, redeliver_after=0) >= 0  # the relay
+        deadline = time.monotonic() + 30
+        while pipeline.unconsumed() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not pipeline.unconsumed()
         with pipeline.session() as s:
             for game_id in {g for g, _ in steps}:
                 assert svc.rebuild(s, game_id)

@@ -1,0 +1,154 @@
+"""The outbox on a real database and the embedded (filesystem) broker: what is sent after a
+commit, what the relay sends again, and how a consumed row is left alone."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session, select
+
+from server import config, db
+from server.models import OutboxMessage, utcnow
+from server.services import games as svc
+from server.services import outbox
+from tests.server.test_fairness import both_choose, new_game, play
+from workers.celery_app import reconfigure
+
+
+@pytest.fixture
+def queue(tmp_path):
+    """This process's Celery app on a filesystem broker in tmp_path; yields a function that
+    returns (task, args) of every message waiting in it, oldest first."""
+    folder = tmp_path / "broker"
+    reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": "filesystem://",
+                                 "WHISTLESTOP_BROKER_DIR": str(folder),
+                                 "WHISTLESTOP_VAR_DIR": str(tmp_path / "var"),
+                                 "WHISTLESTOP_RESULT_BACKEND": ""}))
+
+    def waiting() -> list[tuple[str, list]]:
+        found = []
+        for path in sorted((folder / "queue").glob("*"), key=lambda p: p.stat().st_mtime_ns):
+            message = json.loads(path.read_text())
+            body = json.loads(base64.b64decode(message["body"]))
+            found.append((message["headers"]["task"], body[0]))
+        return found
+
+    yield waiting
+    reconfigure(config.from_env())
+
+
+def _row(session: Session, **values) -> int:
+    row = OutboxMessage(kind=values.pop("kind", "probe"), payload={"game_id": 0}, **values)
+    session.add(row)
+    session.flush()
+    row_id = row.id  # read before the commit: after it, reading would begin a transaction
+    session.commit()
+    return row_id
+
+
+def test_committed_rows_are_sent_once_rolled_back_rows_never(db_engine, session, queue):
+    outbox.take_written(db_engine)  # nothing left over from another test in this thread
+    first = _row(session)
+    session.add(OutboxMessage(kind="probe", payload={}))
+    session.flush()  # it has an id, and is then rolled back: it never existed
+    session.rollback()
+    second = _row(session)
+    assert outbox.publish_written(db_engine) == 2
+    assert queue() == [("whistlestop.notify", [first]), ("whistlestop.notify", [second])]
+    assert outbox.publish_written(db_engine) == 0  # sent once
+    assert len(queue()) == 2
+    # Sending after the commit writes nothing: the row waits for its task to consume it.
+    rows = session.exec(select(OutboxMessage)).all()
+    assert all(r.published_at is None and r.delivered_at is None and r.attempts == 0
+               for r in rows)
+
+
+def test_rows_wait_for_a_send_to_their_own_database(db_engine, session, queue, tmp_path):
+    outbox.take_written(db_engine)
+    other_url = f"sqlite:///{tmp_path / 'other.db'}"
+    db.migrate(other_url)
+    other = db.make_engine(other_url)
+    try:
+        with Session(other) as s:
+            theirs = _row(s)
+        mine = _row(session)
+        assert outbox.publish_written(db_engine) == 1
+        assert outbox.publish_written(other) == 1
+        assert queue() == [("whistlestop.notify", [mine]), ("whistlestop.notify", [theirs])]
+    finally:
+        outbox.take_written(other)
+        other.dispose()
+
+
+def test_a_resolution_row_names_its_step_and_itself(db_engine, session, queue):
+    outbox.take_written(db_engine)
+    gid = new_game(session, "outbox")
+    state = play(session, gid, random.Random(2), until=both_choose)
+    outbox.take_written(db_engine)  # the notifications so far
+    step = svc.submit_order(session, gid, "kennedy", session.get(svc.Game, gid).step,
+                            [state.legal_actions("kennedy")[0]]).step
+    svc.submit_order(session, gid, "nixon", step, [state.legal_actions("nixon")[0]])
+    row = session.exec(select(OutboxMessage).where(OutboxMessage.kind == "resolve_step")).one()
+    outbox.publish_written(db_engine)
+    assert ("whistlestop.resolve_step", [gid, step, row.id]) in queue()
+    # Its task consumes it in the resolution's transaction ...
+    assert svc.resolve_step(session, gid, step, message_id=row.id)
+    session.refresh(row)
+    consumed = row.delivered_at
+    assert consumed is not None
+    # ... and a repeat changes nothing, the row included.
+    assert not svc.resolve_step(session, gid, step, message_id=row.id)
+    session.refresh(row)
+    assert row.delivered_at == consumed
+
+
+def test_a_stale_resolution_row_is_consumed_too(db_engine, session):
+    gid = new_game(session, "stale")
+    row_id = _row(session, kind="resolve_step")
+    assert not svc.resolve_step(session, gid, 999, message_id=row_id)
+    assert session.get(OutboxMessage, row_id).delivered_at is not None
+
+
+def test_the_relay_sends_failed_and_overdue_rows_only(db_engine, session, queue):
+    now = utcnow()
+    fresh = _row(session)
+    overdue = _row(session, created_at=now - timedelta(seconds=120))
+    failed = _row(session, attempts=1, last_error="ConnectionError: broker down")
+    resent_lately = _row(session, created_at=now - timedelta(seconds=600),
+                         published_at=now - timedelta(seconds=10), attempts=1)
+    consumed = _row(session, created_at=now - timedelta(seconds=600), delivered_at=now)
+    outbox.take_written(db_engine)
+
+    assert outbox.publish_pending(db_engine, redeliver_after=60) == 2
+    assert [args for _, args in queue()] == [[overdue], [failed]]
+    session.expire_all()
+    for row_id, attempts in ((overdue, 1), (failed, 2)):
+        row = session.get(OutboxMessage, row_id)
+        assert row.published_at is not None and row.last_error is None
+        assert row.attempts == attempts
+    session.commit()  # end the read (on SQLite a transaction holds the write lock)
+    # Just sent: not again until another redeliver_after has passed.
+    assert outbox.publish_pending(db_engine, redeliver_after=60) == 0
+    # With no wait, everything not consumed goes; a consumed row never does.
+    assert outbox.publish_pending(db_engine, redeliver_after=0) == 4
+    assert sorted(args[0] for _, args in queue()[2:]) == sorted(
+        [fresh, overdue, failed, resent_lately])
+    assert consumed not in {args[0] for _, args in queue()}
+
+
+def test_notify_consumes_its_row_once(db_url, session, tmp_path):
+    from server.app import create_app
+    from workers import tasks
+
+    row_id = _row(session)
+    app = create_app({"DATABASE_URL": db_url, "VAR_DIR": str(tmp_path / "var")})
+    with app.app_context():
+        assert tasks.notify.run(row_id) == "delivered"
+        assert tasks.notify.run(row_id) == "duplicate"
+    session.expire_all()
+    assert session.get(OutboxMessage, row_id).delivered_at is not None
+    assert len(list((tmp_path / "var" / "notifications").glob("*.json"))) == 1
