@@ -15,7 +15,7 @@ from typing import Callable
 
 import engine.core as engine
 from engine.core import CHANCE, ActionError, IllegalAction, MalformedAction
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -109,10 +109,10 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     number of outbox rows written.
     """
     log = state.s["log"]
-    for seq in range(old_log_len, len(log)):
-        seat, action = log[seq]
-        session.add(LogEntry(game_id=game.id, seq=seq, seat=seat, action=action,
-                             is_chance=seat == CHANCE))
+    if len(log) > old_log_len:  # one executemany, without the ORM's unit of work
+        session.execute(insert(LogEntry), [
+            {"game_id": game.id, "seq": seq, "seat": log[seq][0], "action": log[seq][1],
+             "is_chance": log[seq][0] == CHANCE} for seq in range(old_log_len, len(log))])
     active = state.active()
     if not active:
         session.add(OutboxMessage(kind="game_over", payload={"game_id": game.id}))
@@ -264,8 +264,10 @@ def _submit(session, game_id, seat, step, actions, before_commit=None) -> OrderR
     # of two racing orders for this step only the winner inserts its order row (inserted
     # first, the loser's row would fail on the unique (game, step, seat) with IntegrityError).
     result.step = _compare_and_set(session, game, step, state)
-    session.add(Order(game_id=game.id, step=step, seat=seat, actions=result.applied,
-                      status="applied"))
+    now = utcnow()
+    session.execute(insert(Order).values(game_id=game.id, step=step, seat=seat,
+                                         actions=result.applied, status="applied",
+                                         created_at=now, updated_at=now))
     result.outbox_rows = _write_progress(session, game, state, old_len, result.step, actor=seat)
     result.state = state
     if before_commit is not None:
