@@ -52,6 +52,18 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # How often beat runs the resolution sweep, which publishes resolve_step again for every
         # step whose seats have all committed but which is still unresolved this long after.
         "RESOLVE_SWEEP_SECONDS": float(_get(env, "RESOLVE_SWEEP_SECONDS", "30")),
+        # Outbound mail: the SMTP server mail is sent through (the embedded default is the
+        # local mail catcher), its login and STARTTLS, and the sender.
+        "MAIL_SMTP_HOST": _get(env, "MAIL_SMTP_HOST", "127.0.0.1"),
+        "MAIL_SMTP_PORT": int(_get(env, "MAIL_SMTP_PORT", "8026")),
+        "MAIL_SMTP_USERNAME": _get(env, "MAIL_SMTP_USERNAME", ""),
+        "MAIL_SMTP_PASSWORD": _get(env, "MAIL_SMTP_PASSWORD", ""),
+        "MAIL_SMTP_STARTTLS": _get(env, "MAIL_SMTP_STARTTLS", "false").strip().lower()
+        in ("1", "true", "yes"),
+        "MAIL_SMTP_TIMEOUT": float(_get(env, "MAIL_SMTP_TIMEOUT", "30")),
+        "MAIL_FROM": _get(env, "MAIL_FROM", "games@whistlestop.localhost"),
+        "MAIL_DOMAIN": _get(env, "MAIL_DOMAIN", "whistlestop.localhost"),
+        "BASE_URL": _get(env, "BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "SMTP_HOST": _get(env, "SMTP_HOST", "127.0.0.1"),
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),
         "INBOUND_MAIL_DIR": _get(env, "INBOUND_MAIL_DIR", str(var_dir / "mail" / "inbound")),

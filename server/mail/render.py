@@ -1,0 +1,67 @@
+"""Render a mail from its templates: `templates/email/<kind>.txt` and `<kind>.html`, each
+extending a base layout and defining a `subject` block; the HTML's stylesheet is inlined
+(css-inline), as mail clients ignore <style>. Text is translated with Babel catalogues
+(`server/translations`, the same ones the web pages use), by the recipient's locale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import css_inline
+from babel.support import NullTranslations, Translations
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+LOCALES = ("en", "ja", "es")
+KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over")
+
+_INLINER = css_inline.CSSInliner(keep_style_tags=False)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+
+
+def supported(locale: str | None) -> str:
+    """The locale to write in: the user's if we have it ("es-MX" -> "es"), else English."""
+    base = (locale or "en").replace("-", "_").split("_")[0].lower()
+    return base if base in LOCALES else "en"
+
+
+@lru_cache(maxsize=None)
+def _translations(locale: str) -> NullTranslations:
+    if locale == "en":
+        return NullTranslations()
+    return Translations.load(str(TRANSLATIONS), [locale])
+
+
+@lru_cache(maxsize=None)
+def environment(locale: str) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
+                      autoescape=select_autoescape(enabled_extensions=("html",),
+                                                   default_for_string=False),
+                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True)
+    env.install_gettext_translations(_translations(locale), newstyle=True)
+    return env
+
+
+def render(kind: str, context: dict, locale: str = "en") -> Rendered:
+    """Subject, plain text and HTML (CSS inlined) of one mail."""
+    if kind not in KINDS:
+        raise ValueError(f"no mail templates for {kind!r}")
+    env = environment(supported(locale))
+    text_template = env.get_template(f"{kind}.txt")
+    html_template = env.get_template(f"{kind}.html")
+    ctx = text_template.new_context(dict(context))
+    subject = "".join(text_template.blocks["subject"](ctx)).strip()
+    text = text_template.render(context)
+    html = _INLINER.inline(html_template.render(context))
+    return Rendered(" ".join(subject.split()), text, html)
