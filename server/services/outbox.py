@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import weakref
 from datetime import timedelta
 from typing import NamedTuple
 
@@ -72,9 +73,10 @@ def _forget_rolled_back(session) -> None:
     session.info.pop(_FLUSHED, None)
 
 
-def _queue() -> dict[Engine, list[Written]]:
+def _queue() -> "weakref.WeakKeyDictionary[Engine, list[Written]]":
+    # Weak keys: an engine that is gone (a test's, a disposed one) takes its rows with it.
     if not hasattr(_committed, "rows"):
-        _committed.rows = {}
+        _committed.rows = weakref.WeakKeyDictionary()
     return _committed.rows
 
 

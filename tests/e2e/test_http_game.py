@@ -37,9 +37,9 @@ def _serve(env: dict, port: int, folder: Path) -> subprocess.Popen:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2).ok:
+            if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=10).ok:
                 return proc
-        except requests.ConnectionError:
+        except requests.RequestException:  # not listening yet, or slow to answer under load
             time.sleep(0.2)
     stop_process(proc)
     raise AssertionError("gunicorn did not start:\n" + (folder / "gunicorn.log").read_text())
