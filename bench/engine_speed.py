@@ -11,32 +11,18 @@ assertions: it always exits 0.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-
+from common import percentile  # noqa: E402  (puts the repository on sys.path)
 from engine.core import new_game, play_random, replay  # noqa: E402
 
 GAME = "tmotp"
 EDITIONS = ("gmt", "zman")
 GOAL_GAMES_PER_S = 50.0
 GOAL_REPLAY_MS = 20.0
-
-
-def percentile(values, q: float) -> float:
-    """The q-th percentile (0-100) by linear interpolation between closest ranks."""
-    xs = sorted(values)
-    if not xs:
-        return float("nan")
-    pos = (len(xs) - 1) * q / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
 def replay_unvalidated(seed, log, options):

@@ -29,8 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from common import ROOT, free_port  # noqa: E402  (puts the repository on sys.path)
 
 import engine.core as engine  # noqa: E402
 from sqlmodel import Session  # noqa: E402
@@ -40,12 +39,6 @@ from server.services import games as service  # noqa: E402
 from server.services.users import create_user, issue_token  # noqa: E402
 
 GOAL = 0.5
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def planned_orders(seed: str, rng: random.Random) -> list[tuple[str, int, str]]:

@@ -21,8 +21,9 @@ def visible_game(session: Session, game_id: int, user: User | None) -> Game:
 
 def playing(session: Session, game_id: int, user: User, asked: str | None = None
             ) -> tuple[Game, str]:
-    """The game and the caller's seat in it, from one read of its seats: what ``visible_game``
-    then ``own_seat`` answer (the same 404 and 403), for the requests that act in a game."""
+    """The game and the caller's seat in it, from one read of its seats: 404 as
+    ``visible_game`` for a game the caller may not see, 403 if they have no seat in it (or name
+    somebody else's)."""
     game = session.get(Game, game_id)
     if game is None:
         raise not_found()
@@ -31,12 +32,6 @@ def playing(session: Session, game_id: int, user: User, asked: str | None = None
         raise not_found()
     mine = next((row.seat for row in seats if row.user_id == user.id), None)
     return game, _checked_seat(mine, asked)
-
-
-def own_seat(session: Session, game: Game, user: User | None, asked: str | None = None) -> str:
-    """The caller's seat in the game; 403 if they have none or name somebody else's."""
-    return _checked_seat(lobby.seat_of(session, game.id, user.id) if user is not None else None,
-                         asked)
 
 
 def _checked_seat(seat: str | None, asked: str | None) -> str:

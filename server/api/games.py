@@ -138,8 +138,8 @@ def decision(game_id):
     """What your seat is asked now: the prompt, the legal actions and the step to answer."""
     user = auth.current_user()
     with db.reading(db.session()) as session:
-        game = access.visible_game(session, game_id, user)
-        return present.decision_body(session, game, access.own_seat(session, game, user))
+        game, seat = access.playing(session, game_id, user)
+        return present.decision_body(session, game, seat)
 
 
 @blp.route("/<int:game_id>/log", methods=["GET"])
@@ -167,8 +167,7 @@ def resign(game_id):
     """Concede the game; with two seats the other one wins."""
     user = auth.current_user()
     with db.session() as session:
-        game = access.visible_game(session, game_id, user)
-        seat = access.own_seat(session, game, user)
+        _, seat = access.playing(session, game_id, user)
         game = lobby.resign(session, game_id, seat)
         body = present.game_body(session, game, user)
     return _published(body)

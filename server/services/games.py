@@ -45,7 +45,6 @@ class OrderResult:
     stopped_at: int | None = None  # index of the first action not applied, if the order stopped
     reason: str | None = None  # why it stopped
     legal: list[str] = field(default_factory=list)  # what the seat may do instead
-    outbox_rows: int = 0  # follow-ups written with it: publish after the commit if any
     state: object = field(default=None, repr=False)  # the engine state after the order
 
 
@@ -101,12 +100,11 @@ def _state_json(state) -> dict:
 
 # --- writing ------------------------------------------------------------------------------
 def _write_progress(session: Session, game: Game, state, old_log_len: int, new_step: int,
-                    actor: str | None = None) -> int:
+                    actor: str | None = None) -> None:
     """Add the new log rows, the sealed forced orders and the notifications of the new step.
 
     The seat that just acted (``actor``) is not notified of its own next decision: the answer to
-    its order already carries it, and every email costs a player a round trip. Returns the
-    number of outbox rows written.
+    its order already carries it, and every email costs a player a round trip.
     """
     log = state.s["log"]
     if len(log) > old_log_len:  # one executemany, without the ORM's unit of work
@@ -116,8 +114,7 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     active = state.active()
     if not active:
         session.add(OutboxMessage(kind="game_over", payload={"game_id": game.id}))
-        return 1
-    rows = 0
+        return
     for seat in active:
         if _simultaneous(active) and _forced(state, seat):
             # A forced choice in a simultaneous step is committed for the seat, not asked.
@@ -127,8 +124,6 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
             session.add(OutboxMessage(kind="your_decision",
                                       payload={"game_id": game.id, "seat": seat,
                                                "step": new_step}))
-            rows += 1
-    return rows
 
 
 def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
@@ -268,7 +263,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None) -> OrderR
     session.execute(insert(Order).values(game_id=game.id, step=step, seat=seat,
                                          actions=result.applied, status="applied",
                                          created_at=now, updated_at=now))
-    result.outbox_rows = _write_progress(session, game, state, old_len, result.step, actor=seat)
+    _write_progress(session, game, state, old_len, result.step, actor=seat)
     result.state = state
     if before_commit is not None:
         before_commit(session, result)
@@ -307,7 +302,7 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
         session.add(OutboxMessage(kind="resolve_step",
                                   payload={"game_id": game.id, "step": game.step}))
     result = OrderResult(step=game.step, sealed=True, all_committed=all_committed,
-                         applied=[canonical], outbox_rows=int(all_committed), state=state)
+                         applied=[canonical], state=state)
     if before_commit is not None:
         before_commit(session, result)
     session.commit()

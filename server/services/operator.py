@@ -244,7 +244,7 @@ def republish(db_engine: Engine, ids: list[int] | None = None) -> dict[str, int]
             missing = sorted(set(ids) - {row.id for row in rows})
             if missing:
                 raise UnknownOutboxRows(missing)
-            written = [outbox.Written(r.id, r.kind, dict(r.payload)) for r in rows]
+            written = [outbox.Written.of(r) for r in rows]
         sent = outbox.send(db_engine, written)
         outbox.mark_sent(db_engine, [r.id for r in written[:sent]])
         return {"sent": sent, "failed": len(written) - sent}

@@ -45,18 +45,21 @@ class Written(NamedTuple):
     kind: str
     payload: dict
 
+    @classmethod
+    def of(cls, row: OutboxMessage) -> "Written":
+        return cls(row.id, row.kind, dict(row.payload))
+
 
 # --- rows written by this thread's committed transactions ------------------------------------
 # Collected by session events: flushed rows wait in the session until its commit (a rollback
-# forgets them), then in a per-thread list, by database, until ``publish_written``.
+# forgets them), then per thread and per database until ``publish_written`` sends them.
 _FLUSHED = "whistlestop.outbox.flushed"
 _committed = threading.local()
 
 
 @event.listens_for(OrmSession, "after_flush")
 def _collect_flushed(session, _flush_context) -> None:
-    rows = [Written(obj.id, obj.kind, dict(obj.payload)) for obj in session.new
-            if isinstance(obj, OutboxMessage)]
+    rows = [Written.of(obj) for obj in session.new if isinstance(obj, OutboxMessage)]
     if rows:
         session.info.setdefault(_FLUSHED, []).extend(rows)
 
@@ -139,7 +142,7 @@ def publish_pending(engine: Engine, redeliver_after: float = REDELIVER_AFTER,
         _relaying.active = False
 
 
-def due(redeliver_after: float, now=None):
+def _due(redeliver_after: float, now=None):
     """The condition of a row the relay sends: not consumed, and failed or overdue."""
     cutoff = (now or utcnow()) - timedelta(seconds=redeliver_after)
     return (OutboxMessage.delivered_at.is_(None)
@@ -152,8 +155,8 @@ def _relay(engine: Engine, redeliver_after: float, limit: int) -> int:
     while sent_total < limit:
         with Session(engine) as session:
             db.reading(session)
-            rows = [Written(r.id, r.kind, dict(r.payload)) for r in session.exec(
-                select(OutboxMessage).where(due(redeliver_after), OutboxMessage.id > last_id)
+            rows = [Written.of(r) for r in session.exec(
+                select(OutboxMessage).where(_due(redeliver_after), OutboxMessage.id > last_id)
                 .order_by(OutboxMessage.id).limit(min(500, limit - sent_total))).all()]
         if not rows:
             break
@@ -192,11 +195,6 @@ def mark_delivered(session: Session, message_id: int | None) -> None:
                                OutboxMessage.delivered_at.is_(None))
                         .values(delivered_at=utcnow())
                         .execution_options(synchronize_session=False))
-
-
-def undelivered_count(session: Session) -> int:
-    return session.exec(select(func.count()).select_from(OutboxMessage)
-                        .where(OutboxMessage.delivered_at.is_(None))).one()
 
 
 def unresolved_steps(session: Session, older_than: float) -> list[tuple[int, int]]:

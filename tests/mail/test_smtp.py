@@ -30,17 +30,19 @@ class Answer:
 
 @pytest.fixture
 def smtp_server(free_port):
-    servers = []
+    """Start the test's SMTP server (once) with the given answer to DATA."""
+    started = []
 
     def start(reply: str = "250 OK") -> tuple[Answer, smtp.SmtpSettings]:
+        assert not started, "one SMTP server per test"
         handler = Answer(reply)
-        controller = Controller(handler, hostname="127.0.0.1", port=free_port + len(servers))
+        controller = Controller(handler, hostname="127.0.0.1", port=free_port)
         controller.start()
-        servers.append(controller)
-        return handler, smtp.SmtpSettings("127.0.0.1", controller.port, timeout=10)
+        started.append(controller)
+        return handler, smtp.SmtpSettings("127.0.0.1", free_port, timeout=10)
 
     yield start
-    for controller in servers:
+    for controller in started:
         controller.stop()
 
 

@@ -7,6 +7,7 @@ resolution of a simultaneous step) run inline, inside the request's app context.
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
 
 import pytest
 
@@ -61,11 +62,20 @@ def make_app(tmp_path, url, **overrides):
     return create_app(config)
 
 
+@contextmanager
+def running_app(tmp_path, db_url: str):
+    """The app on ``db_url``; its database engine disposed of afterwards."""
+    app = make_app(tmp_path, db_url)
+    try:
+        yield app
+    finally:
+        app.extensions["whistlestop.db"].dispose()
+
+
 @pytest.fixture
 def app(tmp_path, api_db_url):
-    app = make_app(tmp_path, api_db_url)
-    yield app
-    app.extensions["whistlestop.db"].dispose()
+    with running_app(tmp_path, api_db_url) as app:
+        yield app
 
 
 @pytest.fixture
@@ -77,3 +87,10 @@ def client(app) -> Client:
 def store(app) -> Store:
     """Direct reads and set-ups on the app's database (short transactions only)."""
     return Store(app.extensions["whistlestop.db"])
+
+
+@pytest.fixture
+def players(client):
+    """Two signed-up users, by the seat each will play."""
+    return {"kennedy": client.signup("ann@example.org", "Ann"),
+            "nixon": client.signup("bob@example.org", "Bob")}

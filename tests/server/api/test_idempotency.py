@@ -12,22 +12,15 @@ from sqlmodel import select
 from server.api.idempotency import KEY_PATTERN
 from server.models import IdempotencyKey, LogEntry, Order, utcnow
 from server.services.users import sha256_hex
-from tests.server.api.conftest import make_app
+from tests.server.api.conftest import make_app, running_app
 from tests.server.api.helpers import API, Client, is_problem, other, sequential_choice
 
 
 @pytest.fixture
 def app(tmp_path, both_databases):
     """These tests run on SQLite and on PostgreSQL."""
-    app = make_app(tmp_path, both_databases)
-    yield app
-    app.extensions["whistlestop.db"].dispose()
-
-
-@pytest.fixture
-def players(client):
-    return {"kennedy": client.signup("ann@example.org", "Ann"),
-            "nixon": client.signup("bob@example.org", "Bob")}
+    with running_app(tmp_path, both_databases) as app:
+        yield app
 
 
 @pytest.fixture

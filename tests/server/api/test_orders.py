@@ -11,12 +11,6 @@ from tests.server.api.helpers import (is_problem, other, real_simultaneous,
 
 
 @pytest.fixture
-def players(client):
-    return {"kennedy": client.signup("ann@example.org", "Ann"),
-            "nixon": client.signup("bob@example.org", "Bob")}
-
-
-@pytest.fixture
 def gid(client, store, players):
     return client.two_player_game(store, players["kennedy"], players["nixon"], seed="orders")
 
