@@ -22,6 +22,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     from server import api; api.init_app(app)  # noqa: E702  /api/v1 (REST API, OpenAPI)
     from server import metrics; metrics.init_app(app)  # noqa: E702  GET /metrics
+    from server import web; web.init_app(app)  # noqa: E702  pages: decision links, /mail
 
     @app.get("/healthz")
     def healthz():

@@ -62,11 +62,20 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         in ("1", "true", "yes"),
         "MAIL_SMTP_TIMEOUT": float(_get(env, "MAIL_SMTP_TIMEOUT", "30")),
         "MAIL_FROM": _get(env, "MAIL_FROM", "games@whistlestop.localhost"),
+        # How long the signed choice links in mails work (seconds; default 30 days).
+        "LINK_MAX_AGE_SECONDS": float(_get(env, "LINK_MAX_AGE_SECONDS", str(30 * 86400))),
+        "MAIL_FROM_NAME": _get(env, "MAIL_FROM_NAME", "Whistlestop"),
+        # A mail being sent keeps other runs of its task off it this long (seconds); a run that
+        # died holding it is taken over after that.
+        "MAIL_SEND_LEASE_SECONDS": float(_get(env, "MAIL_SEND_LEASE_SECONDS", "300")),
+        # The outbound SMTP catcher of the embedded default (the `mail` process listens on
+        # MAIL_SMTP_PORT and keeps every sent mail in MAIL_CATCHER_DIR, shown at /mail).
+        "MAIL_CATCHER": _get(env, "MAIL_CATCHER", "true").strip().lower() in ("1", "true", "yes"),
+        "MAIL_CATCHER_DIR": _get(env, "MAIL_CATCHER_DIR", str(var_dir / "mail" / "outbound")),
         "MAIL_DOMAIN": _get(env, "MAIL_DOMAIN", "whistlestop.localhost"),
         "BASE_URL": _get(env, "BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "SMTP_HOST": _get(env, "SMTP_HOST", "127.0.0.1"),
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),
-        "INBOUND_MAIL_DIR": _get(env, "INBOUND_MAIL_DIR", str(var_dir / "mail" / "inbound")),
         # POST /api/v1/users lets anybody sign up (true/false); false: operators make accounts.
         "OPEN_SIGNUP": _get(env, "OPEN_SIGNUP", "true").strip().lower() in ("1", "true", "yes"),
         # An Idempotency-Key request still being processed: a repeat waits this long (seconds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, DateTime, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -16,11 +16,21 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def aware(moment: datetime | None) -> datetime | None:
+    """The moment as an aware UTC datetime (SQLite hands back naive UTC datetimes)."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+
+
 class User(SQLModel, table=True):
     id: Optional[int] = Field(default=None, primary_key=True)
     email: str = Field(unique=True, index=True, max_length=320)
     display_name: str = Field(default="", max_length=200)
     locale: str = Field(default="en", max_length=35)
+    # Which mails: "every" decision, a daily "digest" of the games waiting, or "none".
+    mail_mode: str = Field(default="every", max_length=20,
+                           sa_column_kwargs={"server_default": "every"})
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
 
 
@@ -63,6 +73,9 @@ class Seat(SQLModel, table=True):
     invite_email: Optional[str] = Field(default=None, max_length=320)  # who is invited to it
     invite_token_hash: Optional[str] = Field(default=None, max_length=64)  # sha256 of the token
     joined_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    # How many of the game's notes the seat's mails have shown: the next "your decision" mail
+    # tells what changed since.
+    notes_mailed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Spectator(SQLModel, table=True):
@@ -131,3 +144,43 @@ class TaskFailure(SQLModel, table=True):
     args: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     error: str = Field(default="", max_length=2000)
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class InboundMail(SQLModel, table=True):
+    """A mail received for the server (by SMTP or the HTTP hook), kept until handled: the reply
+    task reads it by id, acts on it once (``handled_at``, set in the order's transaction) and
+    records what it made of it (``outcome``)."""
+    id: Optional[int] = Field(default=None, primary_key=True)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    source: str = Field(default="smtp", max_length=10)  # smtp | http
+    received_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    handled_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    outcome: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+
+
+class UsedLink(SQLModel, table=True):
+    """A signed decision link that has committed its order: each link works once."""
+    id: Optional[int] = Field(default=None, primary_key=True)
+    digest: str = Field(unique=True, max_length=64)  # sha256 of the token, never the token
+    game_id: int = Field(index=True)
+    used_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class MailSent(SQLModel, table=True):
+    """The mail of one outbox row to one recipient: claimed before it is sent ("sending", with
+    the claim's time in ``sent_at``), then "sent", or "refused" for good (``error``). A task run
+    again skips the recipients served; two runs never send the same mail at once (the claim)."""
+    __table_args__ = (UniqueConstraint("outbox_id", "recipient",
+                                       name="uq_mailsent_outbox_recipient"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    outbox_id: int = Field(foreign_key="outboxmessage.id")
+    recipient: str = Field(max_length=320)  # the seat, or the invited address
+    address: str = Field(max_length=320)
+    message_id: str = Field(max_length=400)
+    kind: str = Field(max_length=50)
+    game_id: Optional[int] = Field(default=None, index=True)
+    status: str = Field(default="sending", max_length=20)  # sending | sent | refused
+    step: Optional[int] = None  # the step the mail asks the recipient about (a reply answers it)
+    error: Optional[str] = Field(default=None, max_length=2000)  # a permanent SMTP refusal
+    sent_at: datetime = Field(default_factory=utcnow, sa_type=TZ)

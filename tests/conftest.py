@@ -54,3 +54,4 @@ from tests.services import (  # noqa: E402,F401  (fixtures: real Redis and Postg
     redis_server,
     redis_url,
 )
+from tests.smtp_catcher import smtp_catcher  # noqa: E402,F401  (a real SMTP server)

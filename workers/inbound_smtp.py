@@ -1,6 +1,7 @@
-"""Inbound SMTP server (the Procfile's `mail` process): stores each message as a .eml file.
+"""The Procfile's `mail` process: the inbound SMTP server, which keeps each mail in the database
+for the reply task (server/mail/replies.py), and (embedded default, MAIL_CATCHER) the outbound
+mail catcher, which keeps every mail the server sends as a .eml file for the local page /mail.
 
-Issue 5 parses orders out of these files; for now the server only accepts and keeps them.
 Run with `python -m workers.inbound_smtp`.
 """
 
@@ -28,12 +29,7 @@ class SaveMessage:
         self.directory.mkdir(parents=True, exist_ok=True)
 
     async def handle_DATA(self, server, session, envelope) -> str:
-        # The envelope recipient carries the reply token (r+TOKEN@...) even when the To:
-        # header does not (Bcc, forwarding), so record it as an MTA's local delivery would.
-        header = f"Return-Path: <{envelope.mail_from}>\r\n" + "".join(
-            f"Delivered-To: {rcpt}\r\n" for rcpt in envelope.rcpt_tos
-        )
-        raw = header.encode("utf-8", "surrogateescape") + envelope.original_content
+        raw = with_delivery_headers(envelope)
         name = f"{uuid.uuid4().hex}.eml"
         # Write then rename, so a reader never sees a half-written message.
         tmp = self.directory / f".{name}.tmp"
@@ -43,28 +39,82 @@ class SaveMessage:
         return "250 Message accepted for delivery"
 
 
+def with_delivery_headers(envelope) -> bytes:
+    """The message as received, with the envelope's sender and recipients recorded as an MTA's
+    local delivery would (the recipient carries the reply token even when To: does not)."""
+    header = f"Return-Path: <{envelope.mail_from}>\r\n" + "".join(
+        f"Delivered-To: {rcpt}\r\n" for rcpt in envelope.rcpt_tos)
+    return header.encode("utf-8", "surrogateescape") + envelope.original_content
+
+
+class ReceiveReplies:
+    """aiosmtpd handler of the inbound server: keeps each mail in the database with an outbox
+    row asking the reply task to handle it, and sends that row; answers 250 once it is kept
+    (451, try later, when the database cannot take it: the sender's MTA retries)."""
+
+    def __init__(self, database_url: str) -> None:
+        from server import db
+
+        self.engine = db.make_engine(database_url)
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        import asyncio
+
+        raw = with_delivery_headers(envelope)
+        try:
+            inbound_id = await asyncio.get_running_loop().run_in_executor(None, self._keep, raw)
+        except Exception:
+            log.exception("could not keep a mail from %s", envelope.mail_from)
+            return "451 4.3.0 Could not store the message; try again later"
+        log.info("kept mail #%s from %s to %s", inbound_id, envelope.mail_from,
+                 envelope.rcpt_tos)
+        return "250 Message accepted for delivery"
+
+    def _keep(self, raw: bytes) -> int:
+        from sqlmodel import Session
+
+        from server.mail import replies
+        from server.services import outbox
+
+        with Session(self.engine) as session:
+            inbound_id = replies.receive(session, raw, "smtp")
+        outbox.publish_written(self.engine)
+        return inbound_id
+
+
 def make_controller(directory: str | os.PathLike, host: str, port: int) -> Controller:
-    """Return an (unstarted) SMTP server on host:port storing messages in directory."""
+    """Return an (unstarted) SMTP server on host:port storing messages in directory (the mail
+    catcher)."""
     return Controller(SaveMessage(directory), hostname=host, port=port)
+
+
+def make_inbound(database_url: str, host: str, port: int) -> Controller:
+    """Return an (unstarted) SMTP server on host:port handing mail to the reply task."""
+    return Controller(ReceiveReplies(database_url), hostname=host, port=port)
 
 
 def main() -> None:
     """Serve until SIGTERM or SIGINT."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     cfg = server_config.from_env()
-    controller = make_controller(cfg["INBOUND_MAIL_DIR"], cfg["SMTP_HOST"], cfg["SMTP_PORT"])
+    controllers = [make_inbound(cfg["DATABASE_URL"], cfg["SMTP_HOST"], cfg["SMTP_PORT"])]
+    log.info("inbound SMTP on %s:%s, replies to the reply task", cfg["SMTP_HOST"],
+             cfg["SMTP_PORT"])
+    if cfg["MAIL_CATCHER"]:
+        controllers.append(make_controller(cfg["MAIL_CATCHER_DIR"], cfg["MAIL_SMTP_HOST"],
+                                           cfg["MAIL_SMTP_PORT"]))
+        log.info("mail catcher on %s:%s, keeping sent mail in %s (shown at /mail)",
+                 cfg["MAIL_SMTP_HOST"], cfg["MAIL_SMTP_PORT"], cfg["MAIL_CATCHER_DIR"])
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    controller.start()
-    log.info(
-        "inbound SMTP on %s:%s, storing in %s",
-        cfg["SMTP_HOST"], cfg["SMTP_PORT"], cfg["INBOUND_MAIL_DIR"],
-    )
+    for controller in controllers:
+        controller.start()
     try:
         stop.wait()
     finally:
-        controller.stop()
+        for controller in controllers:
+            controller.stop()
 
 
 if __name__ == "__main__":

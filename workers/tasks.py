@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
-from pathlib import Path
 
 from celery.signals import task_failure, worker_process_init
 from flask import current_app, has_app_context
@@ -21,7 +18,9 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from server import db
-from server.models import OutboxMessage, TaskFailure
+from server.models import TaskFailure
+from server.mail import delivery, replies, smtp
+from server.mail.recipients import MailSettings
 from server.services import games, outbox
 from workers.celery_app import celery, flask_app
 
@@ -35,6 +34,8 @@ TRANSIENT_DB_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.Ti
 # 8 minutes in all before the task fails (recorded as a TaskFailure) and the sweep takes over.
 # The cap must stay below BROKER_VISIBILITY_TIMEOUT: a retry waits in the worker unacknowledged.
 RETRY_BACKOFF_MAX = 120
+# A mail server that is down or answers 4xx, or another run sending the same mail right now.
+MAIL_RETRY = (smtp.TemporaryFailure, delivery.Busy)
 RETRIES = dict(autoretry_for=TRANSIENT_DB_ERRORS, retry_backoff=True,
                retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=10)
 
@@ -60,38 +61,25 @@ def resolve_step(game_id: int, step: int, message_id: int | None = None) -> bool
     return resolved
 
 
-@celery.task(name="whistlestop.notify", ignore_result=True, **RETRIES)
+@celery.task(name="whistlestop.notify", ignore_result=True,
+             **dict(RETRIES, autoretry_for=TRANSIENT_DB_ERRORS + MAIL_RETRY))
 def notify(message_id: int) -> str | None:
-    """Deliver one notification row, at most one copy however often the task runs.
+    """Send the mails of one notification row, each at most once however often the task runs
+    (server/mail/delivery.py); then mark the row consumed. An SMTP server that is down or
+    answers 4xx makes the task retry with backoff; after the retries the relay sends the row
+    again. Returns "sent", "duplicate" (consumed already) or None (no such row)."""
+    cfg = current_app.config
+    return delivery.deliver(db.get_engine(), message_id, MailSettings.from_config(cfg),
+                            smtp.SmtpSettings.from_config(cfg),
+                            lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]))
 
-    Placeholder delivery until issue 5 renders and sends the email: the row is written to
-    VAR_DIR/notifications/<id>.json, created once (a repeat finds the file and stops); then the
-    row is marked consumed. Returns "delivered", "duplicate", or None when the row does not exist.
-    """
-    engine = db.get_engine()
-    with Session(engine) as session:
-        db.reading(session)
-        message = session.get(OutboxMessage, message_id)
-        if message is None:
-            return None
-        record = {"id": message.id, "kind": message.kind, "payload": message.payload,
-                  "created_at": message.created_at.isoformat()}
-    folder = Path(current_app.config["VAR_DIR"]) / "notifications"
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(record, f)
-        os.link(tmp, folder / f"{message_id}.json")  # atomic; fails if already delivered
-        outcome = "delivered"
-    except FileExistsError:
-        outcome = "duplicate"
-    finally:
-        os.unlink(tmp)
-    with Session(engine) as session:
-        outbox.mark_delivered(session, message_id)
-        session.commit()
-    return outcome
+
+@celery.task(name="whistlestop.handle_reply", ignore_result=True, **RETRIES)
+def handle_reply(inbound_id: int, message_id: int | None = None) -> str | None:
+    """Act once on a mail received for the server (an order by reply) and answer it
+    (server/mail/replies.py); the answer goes out through the outbox like every mail."""
+    return replies.handle(db.get_engine(), inbound_id, message_id,
+                          MailSettings.from_config(current_app.config))
 
 
 @celery.task(name="whistlestop.relay_outbox", ignore_result=True)

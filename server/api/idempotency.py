@@ -14,7 +14,6 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from datetime import timezone
 
 from flask import current_app, jsonify, request
 from sqlalchemy import delete, update
@@ -23,7 +22,7 @@ from sqlmodel import Session, select
 
 from server import db
 from server.api.problems import Problem
-from server.models import IdempotencyKey, utcnow
+from server.models import IdempotencyKey, aware, utcnow
 from server.services.users import sha256_hex
 
 HEADER = "Idempotency-Key"
@@ -62,9 +61,7 @@ def fingerprint() -> str:
 
 
 def _age_seconds(created_at) -> float:
-    if created_at.tzinfo is None:
-        created_at = created_at.replace(tzinfo=timezone.utc)  # SQLite gives naive UTC back
-    return (utcnow() - created_at).total_seconds()
+    return (utcnow() - aware(created_at)).total_seconds()
 
 
 def claim(user_id: int, key: str) -> Claim:

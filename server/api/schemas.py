@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timezone
-
 import engine.core as engine
 import marshmallow as ma
 from marshmallow import ValidationError, fields, pre_load, validate, validates_schema
+
+from server.models import aware
 
 STATUSES = ("open", "active", "finished")
 LOCALE = validate.Regexp(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$",
@@ -17,9 +17,7 @@ class UTCDateTime(fields.DateTime):
     """An ISO 8601 time with its UTC offset (SQLite hands back naive UTC datetimes)."""
 
     def _serialize(self, value, attr, obj, **kwargs):
-        if value is not None and value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
-        return super()._serialize(value, attr, obj, **kwargs)
+        return super()._serialize(aware(value), attr, obj, **kwargs)
 
 
 def _action() -> fields.String:

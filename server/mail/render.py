@@ -1,23 +1,28 @@
 """Render a mail from its templates: `templates/email/<kind>.txt` and `<kind>.html`, each
 extending a base layout and defining a `subject` block; the HTML's stylesheet is inlined
 (css-inline), as mail clients ignore <style>. Text is translated with Babel catalogues
-(`server/translations`, the same ones the web pages use), by the recipient's locale.
+(`server/translations/<locale>/LC_MESSAGES/messages.po`, compiled in memory when first used, so
+no compiled .mo file can go stale), by the recipient's locale.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from io import BytesIO
 from pathlib import Path
 
 import css_inline
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 LOCALES = ("en", "ja", "es")
-KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over")
+KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over",
+         "order_answer", "reply_unknown")
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False)
 
@@ -35,11 +40,26 @@ def supported(locale: str | None) -> str:
     return base if base in LOCALES else "en"
 
 
+def catalogue_path(locale: str) -> Path:
+    return TRANSLATIONS / locale / "LC_MESSAGES" / "messages.po"
+
+
 @lru_cache(maxsize=None)
 def _translations(locale: str) -> NullTranslations:
+    """The catalogue of a supported locale, its .po compiled in memory (fuzzy entries left out)."""
     if locale == "en":
         return NullTranslations()
-    return Translations.load(str(TRANSLATIONS), [locale])
+    with catalogue_path(locale).open("rb") as po:
+        catalogue = read_po(po, locale=locale)
+    mo = BytesIO()
+    write_mo(mo, catalogue)
+    mo.seek(0)
+    return Translations(mo)
+
+
+def gettext(message: str, locale: str | None) -> str:
+    """A message of Python code (extracted like the templates' ones) in the locale's words."""
+    return _translations(supported(locale)).gettext(message)
 
 
 @lru_cache(maxsize=None)

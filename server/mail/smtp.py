@@ -45,20 +45,74 @@ def _classify(code: int, text) -> Exception:
 
 def send(message: EmailMessage, settings: SmtpSettings) -> None:
     """Deliver to the SMTP server or raise TemporaryFailure / PermanentFailure."""
-    try:
-        with smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout) as smtp:
-            if settings.starttls:
-                smtp.starttls(context=ssl.create_default_context())
-            if settings.username:
-                smtp.login(settings.username, settings.password)
-            refused = smtp.send_message(message)
-    except smtplib.SMTPRecipientsRefused as exc:  # every recipient refused
-        code, text = next(iter(exc.recipients.values()))
-        raise _classify(code, text) from None
-    except smtplib.SMTPResponseException as exc:
-        raise _classify(exc.smtp_code, exc.smtp_error) from None
-    except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError) as exc:
-        raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from None
-    if refused:  # some recipients refused (we send to one, so this is rare)
-        code, text = next(iter(refused.values()))
-        raise _classify(code, text)
+    with Connection(settings) as connection:
+        connection.send(message)
+
+
+class Connection:
+    """One SMTP session for several messages, opened at the first send (a run with nothing to
+    send opens none); after a failure the next send opens a new one."""
+
+    def __init__(self, settings: SmtpSettings):
+        self.settings = settings
+        self._smtp: smtplib.SMTP | None = None
+
+    def __enter__(self) -> "Connection":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._smtp is not None:
+            try:
+                self._smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                self._smtp.close()
+            self._smtp = None
+
+    def _open(self) -> smtplib.SMTP:
+        if self._smtp is None:
+            s = self.settings
+            smtp = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+            try:
+                if s.starttls:
+                    smtp.starttls(context=ssl.create_default_context())
+                if s.username:
+                    smtp.login(s.username, s.password)
+            except BaseException:
+                smtp.close()
+                raise
+            self._smtp = smtp
+        return self._smtp
+
+    def send(self, message: EmailMessage) -> None:
+        """Deliver one message or raise TemporaryFailure / PermanentFailure."""
+        try:
+            refused = self._open().send_message(message)
+        except smtplib.SMTPRecipientsRefused as exc:  # every recipient refused
+            self._reset()
+            code, text = next(iter(exc.recipients.values()))
+            raise _classify(code, text) from None
+        except smtplib.SMTPResponseException as exc:
+            self._reset()
+            raise _classify(exc.smtp_code, exc.smtp_error) from None
+        except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError) as exc:
+            self._drop()
+            raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from None
+        if refused:  # some recipients refused (we send to one, so this is rare)
+            code, text = next(iter(refused.values()))
+            raise _classify(code, text)
+
+    def _reset(self) -> None:
+        """After a refusal the session may go on (RSET), unless it is gone."""
+        try:
+            if self._smtp is not None:
+                self._smtp.rset()
+        except (smtplib.SMTPException, OSError):
+            self._drop()
+
+    def _drop(self) -> None:
+        if self._smtp is not None:
+            self._smtp.close()
+            self._smtp = None

@@ -1,15 +1,17 @@
 """The summary of a game of 1960 that a mail shows one seat, built from that seat's view only
 (`view(seat)`): the engine's static card and state data only supplies names and electoral votes.
+Names are in the recipient's language, in the translated rulebook's words (`terms`).
 """
 
 from __future__ import annotations
 
-from engine.games.tmotp.data import (CARDS, ISSUE_NAMES, REGION_NAMES, REGIONS, SEAT_NAMES,
-                                     STATES)
+from engine.games.tmotp.data import REGIONS, SEAT_NAMES, STATES
+from server.mail.render import gettext
+from server.mail.terms import terms
 
 
-def _leader(entry: dict) -> str | None:
-    return SEAT_NAMES.get(entry.get("leader")) if entry else None
+def _leader(entry: dict, seats: dict[str, str]) -> str | None:
+    return seats.get(entry.get("leader")) if entry else None
 
 
 def electoral_votes(view: dict) -> dict[str, int]:
@@ -21,12 +23,23 @@ def electoral_votes(view: dict) -> dict[str, int]:
     return votes
 
 
-def card_name(card_id: int) -> str:
-    return f"{CARDS[card_id]['name']} ({card_id})"
+def card_name(card_id: int, locale: str = "en") -> str:
+    return f"{terms(locale)['cards'][card_id]} ({card_id})"
 
 
-def summary(view: dict, seat: str | None, notes_seen: int = 0) -> dict:
+def _issue_order(view: dict) -> list[str]:
+    """The issues most important first. During the Debates the track is refilled as issues are
+    debated (GMT rulebook, Debates: "Set the Stage", "Debate!"): an empty slot (None) is
+    skipped and its issue comes after the placed ones."""
+    placed = [i for i in view["issue_track"] if i is not None]
+    return placed + [i for i in view["issues"] if i not in placed]
+
+
+def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en") -> dict:
     """A plain dict for the templates: nothing in it that the view does not show the seat."""
+    names = terms(locale)
+    seats, regions, issues = names["seats"], names["regions"], names["issues"]
+    spectator = gettext("Spectator", locale)
     votes = electoral_votes(view)
     opponent = next((s for s in SEAT_NAMES if s != seat), None) if seat else None
     leading = max(votes, key=votes.get) if votes and len(set(votes.values())) > 1 else None
@@ -34,25 +47,27 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0) -> dict:
     return {
         "turn": view["turn"],
         "round": view.get("round"),
-        "seat_name": SEAT_NAMES.get(seat, "Spectator") if seat else "Spectator",
-        "opponent_name": SEAT_NAMES.get(opponent) if opponent else None,
-        "votes": [{"name": SEAT_NAMES[s], "ev": votes[s]} for s in SEAT_NAMES],
-        "lead": ({"name": SEAT_NAMES[leading],
+        "seat_name": seats.get(seat, spectator) if seat else spectator,
+        "opponent_name": seats.get(opponent) if opponent else None,
+        # "seat" and "leader_seat" are the seats' keys, for markup (a CSS class) that must not
+        # change with the language of the names.
+        "votes": [{"seat": s, "name": seats[s], "ev": votes[s]} for s in SEAT_NAMES],
+        "lead": ({"name": seats[leading],
                   "by": votes[leading] - min(votes.values())} if leading else None),
-        "momentum": [{"name": SEAT_NAMES[s], "markers": view["momentum"][s]}
+        "momentum": [{"name": seats[s], "markers": view["momentum"][s]}
                      for s in SEAT_NAMES],
-        "issues": [{"name": ISSUE_NAMES[i], "leader": _leader(view["issues"][i]),
-                    "cubes": view["issues"][i]["cubes"]} for i in view["issue_track"]],
-        "media": [{"region": REGION_NAMES[r], "leader": _leader(view["media"][r]),
+        "issues": [{"name": issues[i], "leader": _leader(view["issues"][i], seats),
+                    "cubes": view["issues"][i]["cubes"]} for i in _issue_order(view)],
+        "media": [{"region": regions[r], "leader": _leader(view["media"][r], seats),
                    "cubes": view["media"][r]["cubes"]} for r in REGIONS],
-        "endorsements": [{"region": REGION_NAMES[r], "leader": _leader(view["endorsements"][r]),
+        "endorsements": [{"region": regions[r], "leader": _leader(view["endorsements"][r], seats),
                           "markers": view["endorsements"][r]["markers"]} for r in REGIONS],
         "states": [{"code": code, "name": STATES[code]["name"], "ev": STATES[code]["ev"],
-                    "leader": _leader(entry), "cubes": entry.get("support", 0),
-                    "carried": bool(entry.get("carried"))}
+                    "leader": _leader(entry, seats), "leader_seat": entry.get("leader"),
+                    "cubes": entry.get("support", 0), "carried": bool(entry.get("carried"))}
                    for code, entry in sorted(view["states"].items())],
-        "hand": [card_name(c) for c in hands.get(seat, [])] if seat else [],
-        "hand_sizes": [{"name": SEAT_NAMES[s], "cards": n}
+        "hand": [card_name(c, locale) for c in hands.get(seat, [])] if seat else [],
+        "hand_sizes": [{"name": seats[s], "cards": n}
                        for s, n in (view.get("hand_sizes") or {}).items()],
         "changes": list(view.get("notes", [])[notes_seen:]),
     }

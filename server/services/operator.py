@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 import engine.core as engine
@@ -15,16 +15,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from server import db
-from server.models import Game, Order, OutboxMessage, Seat, User, utcnow
+from server.models import Game, Order, OutboxMessage, Seat, User, aware, utcnow
 from server.services import outbox
 from server.services.games import GameNotFound, log_of
 
-
-def aware(moment: datetime | None) -> datetime | None:
-    """The moment as an aware UTC datetime (SQLite hands back naive UTC datetimes)."""
-    if moment is None:
-        return None
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
 
 
 def age_seconds(moment: datetime | None, now: datetime) -> float | None:

@@ -96,6 +96,8 @@ def _task_for(row: Written):
 
     if row.kind == "resolve_step":
         return tasks.resolve_step, (row.payload["game_id"], row.payload["step"], row.id)
+    if row.kind == "reply":
+        return tasks.handle_reply, (row.payload["inbound_id"], row.id)
     return tasks.notify, (row.id,)
 
 

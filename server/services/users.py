@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlmodel import Session, select
 
-from server.models import ApiToken, User, utcnow
+from server.models import ApiToken, User, aware, utcnow
 
 TOKEN_PREFIX = "ws_"
 
@@ -78,10 +78,7 @@ def use_is_stale(last_used_at: datetime | None, every_seconds: float = 3600) -> 
     """Whether a token's last recorded use is older than ``every_seconds`` (or never)."""
     if last_used_at is None:
         return True
-    now = utcnow()
-    if last_used_at.tzinfo is None:
-        last_used_at = last_used_at.replace(tzinfo=now.tzinfo)  # SQLite gives naive datetimes
-    return (now - last_used_at).total_seconds() >= every_seconds
+    return (utcnow() - aware(last_used_at)).total_seconds() >= every_seconds
 
 
 def revoke_tokens(session: Session, user_id: int) -> int:

@@ -1,6 +1,6 @@
-"""Every mail template, rendered with fixed inputs from a fixed game, compared with checked-in
-output (tests/mail/expected/<kind>.<locale>.txt|html). After a deliberate change, regenerate
-with WHISTLESTOP_UPDATE_GOLDEN=1 and review the diff."""
+"""Every mail template, rendered with fixed inputs from a fixed game in every locale, compared
+with checked-in output (tests/mail/expected/<kind>.<locale>.txt|html). After a deliberate change,
+regenerate with WHISTLESTOP_UPDATE_GOLDEN=1 and review the diff."""
 
 from __future__ import annotations
 
@@ -52,8 +52,10 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
     simultaneous = _game(until_simultaneous=True)
     over = _finished()
     return {
-        "your_decision": contexts.your_decision(12, seat, 25, sequential.view(seat), "Jack",
-                                                locale, LINKS, notes_seen=20),
+        "your_decision": contexts.your_decision(
+            12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, notes_seen=20,
+            choice_url=lambda action: f"{LINKS.base_url}/games/12/decide/signed-"
+                                      + action.replace(" ", "-")),
         "your_decision-simultaneous": contexts.your_decision(
             12, "nixon", 61, simultaneous.view("nixon"), "Dick", locale, LINKS, notes_seen=0),
         "game_started": contexts.game_started(12, "kennedy", "Jack", "ab12" * 16, locale,
@@ -64,10 +66,28 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
         "seat_joined": contexts.seat_joined(12, "kennedy", "Jack", "Dick", "nixon", True,
                                             locale, LINKS),
         "invitation": contexts.invitation(12, "nixon", "Jack", locale, LINKS),
+        "order_answer-applied": contexts.order_answer(
+            12, seat, sequential.view(seat), "Jack", locale, LINKS,
+            {"lines": ["campaign NY 2"], "status": "applied", "applied": ["campaign NY 2"],
+             "answered_step": 24}, 25, notes_seen=20),
+        "order_answer-sealed": contexts.order_answer(
+            12, "nixon", {**simultaneous.view("nixon"), "legal_actions": []}, "Dick", locale,
+            LINKS, {"lines": ["debate 1"], "status": "sealed", "applied": ["debate 1"],
+                    "answered_step": 61}, 61, notes_seen=0),
+        "order_answer-illegal": contexts.order_answer(
+            12, seat, sequential.view(seat), "Jack", locale, LINKS,
+            {"lines": ["campaign ZZ 9"], "status": "illegal", "answered_step": 25,
+             "reason": "ZZ is not a state.", "legal": sequential.view(seat)["legal_actions"]},
+            25, notes_seen=20),
+        "order_answer-stale": contexts.order_answer(
+            12, seat, sequential.view(seat), "Jack", locale, LINKS,
+            {"lines": ["pass"], "status": "stale", "answered_step": 22}, 25, notes_seen=20),
+        "reply_unknown": contexts.reply_unknown("Jack", "r+7-nixon-00@whistlestop.example",
+                                                locale, LINKS),
     }
 
 
-@pytest.mark.parametrize("locale", ["en"])
+@pytest.mark.parametrize("locale", render.LOCALES)
 def test_every_template_matches_its_expected_output(locale):
     mismatched = []
     for name, context in contexts_by_kind(locale).items():

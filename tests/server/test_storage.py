@@ -18,7 +18,8 @@ from server.models import ApiToken, Game, LogEntry, User
 from server.services.games import create_game
 
 TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logentry", "order", "outboxmessage",
-          "idempotencykey"}
+          "idempotencykey", "mailsent",
+          "usedlink", "inboundmail"}
 
 
 def test_migration_creates_every_table(db_engine):

@@ -7,8 +7,11 @@ here sends where the workers consume).
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
+import socket
+import uuid
 import re
 import signal
 import subprocess
@@ -22,12 +25,21 @@ from sqlalchemy import text
 from sqlmodel import Session, select
 
 from server import config, db
-from server.models import Game, Order, OutboxMessage, TaskFailure
+from server.models import Game, MailSent, Order, OutboxMessage, TaskFailure
 from server.services import games as svc
-from server.services import outbox
+from server.services import outbox, users
 from tests.conftest import stop_process
+from tests.smtp_catcher import SmtpCatcher
 
-SEATS = {"kennedy": None, "nixon": None}
+_players = itertools.count()
+
+
+def players(session: Session) -> dict[str, int]:
+    """Two new players (with mail addresses: the workers mail them) for the seats of a game."""
+    n = next(_players)
+    return {seat: users.create_user(session, f"{seat}-{n}-{uuid.uuid4().hex[:8]}@example.org",
+                                    seat.title()).id
+            for seat in ("kennedy", "nixon")}
 
 
 class Worker:
@@ -89,8 +101,10 @@ class Worker:
 
 
 class Pipeline:
-    def __init__(self, db_url: str, env: dict, folder: Path, redis_server=None):
+    def __init__(self, db_url: str, env: dict, folder: Path, redis_server=None,
+                 mail: SmtpCatcher | None = None):
         self.db_url, self.env, self.folder, self.redis = db_url, env, folder, redis_server
+        self.mail = mail  # the SMTP server the workers send to
         self.engine = db.make_engine(db_url)
         self.workers: list[Worker] = []
 
@@ -131,6 +145,8 @@ class Pipeline:
     def close(self) -> None:
         for worker in self.workers:
             worker.stop()
+        if self.mail is not None:
+            self.mail.stop()
         self.engine.dispose()
 
 
@@ -145,11 +161,22 @@ def worker_db_url(request, tmp_path) -> str:
     return url
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def make_pipeline(tmp_path, whistlestop_env, db_url, redis_server, **settings) -> Pipeline:
-    """The environment of the workers, and this process's Celery app on the same broker."""
+    """The environment of the workers, this process's Celery app on the same broker, and a
+    real SMTP server the workers send mail to."""
     from workers.celery_app import reconfigure
 
+    mail = SmtpCatcher(_free_port()).start()
     env = dict(whistlestop_env,
+               WHISTLESTOP_MAIL_SMTP_PORT=str(mail.port),
+               # A worker killed while sending leaves its claim; the next run takes it soon.
+               WHISTLESTOP_MAIL_SEND_LEASE_SECONDS="5",
                WHISTLESTOP_DATABASE_URL=db_url,
                WHISTLESTOP_BROKER_URL=redis_server.url(0),
                WHISTLESTOP_RESULT_BACKEND=redis_server.url(1),
@@ -159,7 +186,7 @@ def make_pipeline(tmp_path, whistlestop_env, db_url, redis_server, **settings) -
                WHISTLESTOP_RESOLVE_SWEEP_SECONDS="3600")
     env.update({f"WHISTLESTOP_{k}": str(v) for k, v in settings.items()})
     reconfigure(config.from_env(env))
-    return Pipeline(db_url, env, tmp_path, redis_server)
+    return Pipeline(db_url, env, tmp_path, redis_server, mail)
 
 
 @pytest.fixture
@@ -229,9 +256,25 @@ def wait_for_step(pipeline: Pipeline, gid: int, past: int, timeout: float = 60) 
 
 
 def delivered(pipeline: Pipeline) -> set[int]:
-    """Ids of the outbox rows the notify task delivered (its placeholder writes one file each)."""
-    folder = Path(pipeline.env["WHISTLESTOP_VAR_DIR"]) / "notifications"
-    return {int(p.stem) for p in folder.glob("*.json")}
+    """Ids of the notification rows their task has consumed (sent its mails, or found none to
+    send); fails at once if any mail reached the SMTP server twice."""
+    ids = [m["Message-ID"] for m in pipeline.mail.received()]
+    twice = {i for i in ids if ids.count(i) > 1}
+    assert not twice, f"mails sent twice: {sorted(twice)}"
+    with pipeline.session() as s:
+        return set(s.exec(select(OutboxMessage.id).where(
+            OutboxMessage.kind != "resolve_step", OutboxMessage.delivered_at.is_not(None))).all())
+
+
+def assert_mailed_once(pipeline: Pipeline) -> int:
+    """Every mail recorded as sent reached the SMTP server exactly once, and nothing else did;
+    return how many."""
+    with pipeline.session() as s:
+        recorded = s.exec(select(MailSent.message_id).where(MailSent.status == "sent")).all()
+    received = [m["Message-ID"] for m in pipeline.mail.received()]
+    assert sorted(received) == sorted(recorded)
+    assert len(set(received)) == len(received)
+    return len(received)
 
 
 def commit_all(pipeline: Pipeline, gid: int, step: int, state, rng: random.Random) -> None:

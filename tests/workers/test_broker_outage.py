@@ -20,10 +20,11 @@ from server.models import Game, Order, OutboxMessage
 from server.services import games as svc
 from tests.services import RedisServer
 from tests.workers.conftest import (
-    SEATS,
+    assert_mailed_once,
     commit_all,
     delivered,
     play_to_simultaneous,
+    players,
     resolutions,
     wait_for_step,
 )
@@ -50,7 +51,7 @@ def _to_committed_steps(pipeline, games, rng, publish=True) -> dict[int, int]:
 
 def _new_games(pipeline, prefix: str) -> list[int]:
     with pipeline.session() as s:
-        return [svc.create_game(s, "tmotp", {}, SEATS, seed=f"{prefix}-{i}").id
+        return [svc.create_game(s, "tmotp", {}, players(s), seed=f"{prefix}-{i}").id
                 for i in range(GAMES)]
 
 
@@ -119,6 +120,7 @@ def test_broker_down_then_back_the_relay_sends_what_failed(
     while delivered(pipeline) != wanted and time.monotonic() < deadline:
         time.sleep(0.2)
     assert delivered(pipeline) == wanted
+    assert assert_mailed_once(pipeline) > 0
     print(f"\n{len(steps)} steps resolved once each; {len(during)} committed while the broker "
           f"was down, {len(waiting)} outbox rows waited for the relay")
 
@@ -153,6 +155,7 @@ def test_broker_lost_its_messages_the_sweep_and_the_relay_recover_them(
     while (delivered(pipeline) != wanted or pipeline.unconsumed()) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert delivered(pipeline) == wanted and not pipeline.unconsumed()
+    assert assert_mailed_once(pipeline) > 0
     with pipeline.session() as s:
         assert all(s.get(OutboxMessage, i).attempts >= 1 for i in lost_notes)  # relayed
     print(f"\n{len(lost)} resolutions lost with the broker's memory, all resolved by the sweep; "

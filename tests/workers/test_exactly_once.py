@@ -21,10 +21,11 @@ from server.services import games as svc
 from server.services import outbox
 from server.services.games import StaleStep
 from tests.workers.conftest import (
-    SEATS,
+    assert_mailed_once,
     delivered,
     pending_seats,
     play_to_simultaneous,
+    players,
     resolutions,
     wait_for_step,
 )
@@ -79,7 +80,7 @@ def test_racing_commits_resolve_every_step_exactly_once(pipeline_factory, worker
         while len(raced) < STEPS:
             if not games or game_over:
                 with pipeline.session() as s:
-                    games.append(svc.create_game(s, "tmotp", {}, SEATS,
+                    games.append(svc.create_game(s, "tmotp", {}, players(s),
                                                  seed=f"race-{len(games)}").id)
             gid = games[-1]
             at = play_to_simultaneous(pipeline, gid, rng)
@@ -148,8 +149,9 @@ def test_racing_commits_resolve_every_step_exactly_once(pipeline_factory, worker
                                                       Order.status == "pending",
                                                       Order.step < game.step)).all()
         assert set(raced) <= set(resolve_rows)
-        # Every notification row was delivered, once (its file is created once).
+        # Every notification row was consumed, and every mail reached the SMTP server once.
         assert delivered(pipeline) == {r.id for r in rows if r.kind != "resolve_step"}
+        assert assert_mailed_once(pipeline) > 0
         print(f"\n{worker_db_url.split(':')[0]}: {len(raced)} steps raced in {len(games)} games "
               f"by {2 * THREADS_PER_SEAT} threads ({stats['both seats choosing']} with both "
               f"seats choosing); {stats['ok']} commits accepted, {stats['stale']} stale; "

@@ -14,7 +14,7 @@ from server import db
 from server.models import Game, LogEntry, Order
 from server.services import games as svc
 from server.services.games import StaleStep
-from tests.workers.conftest import SEATS, state_of
+from tests.workers.conftest import players, state_of
 
 THREADS = 8
 ROUNDS = 15
@@ -29,7 +29,7 @@ def test_racing_sequential_orders_apply_once(worker_db_url):
     rng = random.Random(5)
     try:
         with Session(main) as s:
-            gid = svc.create_game(s, "tmotp", {}, SEATS, seed="sequential-race").id
+            gid = svc.create_game(s, "tmotp", {}, players(s), seed="sequential-race").id
         with ThreadPoolExecutor(THREADS) as pool:
             for _ in range(ROUNDS):
                 with Session(main) as s:

@@ -12,9 +12,9 @@ from server import db
 from server.models import Game
 from server.services import games as svc
 from tests.workers.conftest import (
-    SEATS,
     commit_all,
     play_to_simultaneous,
+    players,
     resolutions,
     wait_for_step,
 )
@@ -29,7 +29,7 @@ def test_resolution_retried_with_backoff_through_a_database_outage(
     worker = pipeline.worker().start()
     rng = random.Random(8)
     with pipeline.session() as s:
-        gid = svc.create_game(s, "tmotp", {}, SEATS, seed="retry").id
+        gid = svc.create_game(s, "tmotp", {}, players(s), seed="retry").id
     step, state = play_to_simultaneous(pipeline, gid, rng)
     commit_all(pipeline, gid, step, state, rng)
     pipeline.drain()

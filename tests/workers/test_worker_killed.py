@@ -29,7 +29,8 @@ from server.models import Game, Order
 from server.services import games as svc
 from server.services import outbox
 from tests.services import RedisServer
-from tests.workers.conftest import SEATS, pending_seats, play_to_simultaneous, wait_for_step
+from tests.workers.conftest import (pending_seats, play_to_simultaneous, players,
+                                    wait_for_step)
 from workers import tasks
 
 KILLS_PER_CASE = 5  # x 2 points x 2 ways = 20 kills
@@ -73,7 +74,8 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
         for point, way in cases:
             while at is None:  # a new game when the last one is over
                 with pipeline.session() as s:
-                    gid = svc.create_game(s, "tmotp", {}, SEATS, seed=f"kill-{len(steps)}").id
+                    gid = svc.create_game(s, "tmotp", {}, players(s),
+                                              seed=f"kill-{len(steps)}").id
                 at = play_to_simultaneous(pipeline, gid, rng)
             step, state = at
             with pipeline.session() as s:

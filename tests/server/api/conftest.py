@@ -1,7 +1,8 @@
 """The API through Flask's test client, against a real migrated SQLite file per test.
 
 Celery runs eagerly here, so the follow-up tasks the API publishes after a commit (the
-resolution of a simultaneous step) run inline, inside the request's app context.
+resolution of a simultaneous step, the mails) run inline, inside the request's app context;
+the mails go to a real SMTP server of the test's own.
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ def both_databases(request, tmp_path, migrated_template) -> str:
     url = request.getfixturevalue("postgres_url")
     db.migrate(url)
     return url
+
+
+@pytest.fixture(autouse=True)
+def mail_server(smtp_catcher, monkeypatch):
+    """A real SMTP server the inline notify tasks send to (the apps read the environment)."""
+    monkeypatch.setenv("WHISTLESTOP_MAIL_SMTP_PORT", str(smtp_catcher.port))
+    return smtp_catcher
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,85 @@
+"""The text a person typed into an HTML mail: block elements as lines, quoted history left out."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+# Elements that start a new line (HTML Living Standard §15.3.3, "display: block" by default).
+_BLOCKS = frozenset(
+    "address article aside blockquote br center dd div dl dt figure footer form h1 h2 h3 h4 h5 h6"
+    " header hr li main nav ol p pre section table tbody td th thead tr ul".split())
+
+# Elements whose content is never the reply's own text: markup, and quoted mail (Apple Mail,
+# Thunderbird and Gmail put the quoted message in <blockquote>).
+_SKIP_TAGS = frozenset({"style", "script", "title", "template", "blockquote"})
+
+# Classes around quoted mail and signatures: Gmail (gmail_quote, gmail_quote_container,
+# gmail_signature), Thunderbird (moz-cite-prefix, moz-signature), Yahoo (yahoo_quoted).
+_SKIP_CLASSES = frozenset({"gmail_quote", "gmail_quote_container", "gmail_signature",
+                           "moz-cite-prefix", "moz-signature", "yahoo_quoted"})
+
+# Outlook (desktop, web, mobile): the "From: ... Sent: ..." header of the quoted mail starts at
+# <div id="divRplyFwdMsg">, after an empty <div id="appendonsend">; all that follows is history.
+_STOP_IDS = frozenset({"divRplyFwdMsg", "appendonsend"})
+
+# A "<" that no ">" closes before the next "<" is text, not a tag. html.parser rescans to the
+# end of the input for each one (quadratic: 128 Ki "<a" take a minute), so they are escaped first.
+_UNCLOSED_LT = re.compile(r"<(?=[^<>]*(?:<|\Z))")
+
+_SPACES = re.compile(r"[ \t\r\n\f]+")  # HTML's ASCII whitespace, not U+00A0 (&nbsp;)
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping: str | None = None  # the tag whose content is being left out
+        self.depth = 0  # how many of that tag are open
+        self.pre = 0
+        self.stopped = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.stopped:
+            return
+        if self.skipping:
+            self.depth += tag == self.skipping
+            return
+        values = dict(attrs)
+        if values.get("id") in _STOP_IDS:
+            self.stopped = True
+            return
+        if tag in _SKIP_TAGS or _SKIP_CLASSES.intersection((values.get("class") or "").split()):
+            self.skipping, self.depth = tag, 1
+        if tag in _BLOCKS:
+            self.parts.append("\n")
+        self.pre += tag == "pre"
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stopped:
+            return
+        if self.skipping:
+            if tag == self.skipping:
+                self.depth -= 1
+                if self.depth == 0:
+                    self.skipping = None
+            return
+        if tag in _BLOCKS:
+            self.parts.append("\n")
+        if tag == "pre" and self.pre:
+            self.pre -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not (self.stopped or self.skipping):
+            self.parts.append(data if self.pre else _SPACES.sub(" ", data))
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of the HTML, one line per block, without quoted mail or markup."""
+    parser = _Text()
+    try:
+        parser.feed(_UNCLOSED_LT.sub("&lt;", html))
+        parser.close()
+    except Exception:  # the stdlib parser has raised on broken declarations; keep what was read
+        pass
+    return "".join(parser.parts)

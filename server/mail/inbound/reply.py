@@ -1,0 +1,26 @@
+"""What an inbound mail is, as far as the turn server cares: its kind, token, threading and lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Kind(StrEnum):
+    ORDER = "order"  # a person's reply: act on its lines (there may be none)
+    AUTO_REPLY = "auto_reply"  # RFC 3834 autoresponder: out-of-office, vacation, read receipt
+    BOUNCE = "bounce"  # delivery status notification / non-delivery report
+    UNREADABLE = "unreadable"  # no text part we can read
+
+
+@dataclass(frozen=True)
+class Reply:
+    kind: Kind
+    token: str | None = None  # from the r+TOKEN@domain recipient, exactly as written
+    sender: str | None = None  # addr-spec of From
+    message_id: str | None = None  # "<id@host>", for In-Reply-To of our answer
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()  # "<id@host>" each, oldest first
+    subject: str = ""
+    lines: tuple[str, ...] = ()  # the reply's own new text, one stripped non-blank line each
+    reason: str | None = None  # why it is not an order, in words for a log or an answer

@@ -1,0 +1,186 @@
+"""Orders by reply: an inbound mail kept, read, acted on once through the order service, and
+answered.
+
+``receive`` keeps the raw mail (InboundMail) and an outbox row asking for its handling in one
+transaction; the reply task calls ``handle``, which reads the mail (server/mail/inbound), finds
+the seat from the reply address's token, and submits the lines as the seat's order for the step
+the replied-to mail asked about (the In-Reply-To/References chain names our Message-ID; a fresh
+mail to the address answers the current step). The mail is marked handled, and the answer
+written to the outbox, in the order's own transaction - or, for a refusal, in one transaction
+of their own - so a repeated task neither applies an order twice nor answers twice.
+
+What is never answered (RFC 3834: no loops, no backscatter): auto-replies and bounces, mail
+with no reply token or a forged one from an address no user has. A user's mail to an address
+that is not one of their seats gets a short answer saying so.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from server import db
+from server.mail import reply_address
+from server.mail.inbound import Kind, Reply, read_reply
+from server.mail.recipients import MailSettings
+from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
+from server.services import outbox, play
+
+log = logging.getLogger("whistlestop.replies")
+
+MAX_RAW = 1024 * 1024  # bytes kept of one inbound mail; the reader looks at far less
+MAX_LINES = 20  # lines of one reply taken as actions (an order is short)
+
+
+class AlreadyHandled(Exception):
+    """Another run of the task handled this mail first."""
+
+
+def receive(session: Session, raw: bytes, source: str) -> int:
+    """Keep a mail and ask for its handling (outbox), in one transaction; return its id."""
+    row = InboundMail(raw=raw[:MAX_RAW], source=source)
+    session.add(row)
+    session.flush()
+    inbound_id = row.id
+    session.add(OutboxMessage(kind="reply", payload={"inbound_id": inbound_id}))
+    session.commit()
+    return inbound_id
+
+
+def handle(engine: Engine, inbound_id: int, message_id: int | None,
+           settings: MailSettings) -> str | None:
+    """Act on the mail once; return what it was: "order" (answered), "ignored", "unknown",
+    "duplicate" (handled before) or None (no such mail)."""
+    with Session(engine) as session:
+        db.reading(session)
+        row = session.get(InboundMail, inbound_id)
+        if row is None:
+            _finish(engine, inbound_id, message_id, None, [])
+            return None
+        if row.handled_at is not None:
+            _finish(engine, inbound_id, message_id, None, [])
+            return "duplicate"
+        reply = read_reply(row.raw, settings.domain)
+    if reply.kind != Kind.ORDER:
+        log.info("inbound #%s ignored: %s (%s)", inbound_id, reply.kind, reply.reason)
+        _finish(engine, inbound_id, message_id, {"kind": str(reply.kind),
+                                                  "reason": reply.reason}, [])
+        return "ignored"
+    seat = _seat_of(engine, reply, settings)
+    if seat is None:
+        return _unknown(engine, inbound_id, message_id, reply, settings)
+    return _order(engine, inbound_id, message_id, reply, seat, settings)
+
+
+def _seat_of(engine: Engine, reply: Reply, settings: MailSettings) -> Seat | None:
+    parsed = reply_address.parse(reply.token)
+    if parsed is None:
+        return None
+    with Session(engine) as session:
+        db.reading(session)
+        seat = session.exec(select(Seat).where(Seat.game_id == parsed.game_id,
+                                               Seat.seat == parsed.seat)).first()
+    if seat is None or not reply_address.verify(settings.secret, parsed, seat.user_id):
+        return None
+    return seat
+
+
+def _unknown(engine, inbound_id, message_id, reply: Reply, settings) -> str:
+    """No seat answers to this address: tell a user who wrote it, ignore anybody else."""
+    with Session(engine) as session:
+        db.reading(session)
+        user = session.exec(select(User).where(User.email == (reply.sender or "").lower())
+                            ).first()
+    rows = []
+    if user is not None:
+        address = f"r+{reply.token}@{settings.domain}" if reply.token else settings.domain
+        rows.append(OutboxMessage(kind="reply_unknown",
+                                  payload={"user_id": user.id, "address": address}))
+    _finish(engine, inbound_id, message_id, {"kind": "unknown", "token": reply.token,
+                                             "answered": user is not None}, rows)
+    return "unknown"
+
+
+def _answered_step(engine: Engine, reply: Reply, seat: Seat) -> int | None:
+    """The step the replied-to mail asked the seat about (recorded when it was sent), from
+    the Message-IDs in the reply's thread headers, newest first; None for a reply to no mail of
+    ours that asked something."""
+    ids = [i for i in (reply.in_reply_to, *reversed(reply.references)) if i]
+    with Session(engine) as session:
+        db.reading(session)
+        for message in ids:
+            sent = session.exec(select(MailSent).where(
+                MailSent.message_id == message, MailSent.game_id == seat.game_id,
+                MailSent.recipient == seat.seat)).first()
+            if sent is not None and sent.step is not None:
+                return sent.step
+    return None
+
+
+def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -> str:
+    lines = list(reply.lines[:MAX_LINES])
+    with Session(engine) as session:
+        db.reading(session)
+        game = session.get(Game, seat.game_id)
+        current = game.step
+    step = _answered_step(engine, reply, seat)
+    step = current if step is None else step
+    answer = {"game_id": seat.game_id, "seat": seat.seat, "inbound_id": inbound_id,
+              "lines": lines, "answered_step": step, "reply_message_id": reply.message_id}
+    if not lines:
+        outcome = play.Outcome("empty", current, reason="The reply had no order above the "
+                               "quoted mail.")
+        _refusal(engine, inbound_id, message_id, answer, outcome, seat)
+        return "order"
+
+    def before_commit(session: Session, result) -> None:
+        status = "sealed" if result.sealed else "applied"
+        _mark(session, inbound_id, message_id, {"kind": "order", "status": status})
+        session.add(OutboxMessage(kind="order_answer", payload={
+            **answer, "status": status, "applied": list(result.applied),
+            "reason": result.reason, "legal": list(result.legal), "step": result.step}))
+
+    try:
+        outcome = play.order(seat.game_id, seat.seat, step, lines, before_commit=before_commit)
+    except AlreadyHandled:
+        return "duplicate"
+    if not outcome.accepted:
+        _refusal(engine, inbound_id, message_id, answer, outcome, seat)
+    return "order"
+
+
+def _refusal(engine, inbound_id, message_id, answer: dict, outcome: play.Outcome,
+             seat: Seat) -> None:
+    _finish(engine, inbound_id, message_id, {"kind": "order", "status": outcome.status},
+            [OutboxMessage(kind="order_answer", payload={
+                **answer, "status": outcome.status, "applied": [], "reason": outcome.reason,
+                "legal": list(outcome.legal), "step": outcome.step})])
+
+
+def _mark(session: Session, inbound_id: int, message_id: int | None, outcome: dict | None
+          ) -> None:
+    """Mark the mail handled in this transaction, or raise AlreadyHandled."""
+    done = session.execute(update(InboundMail).where(InboundMail.id == inbound_id,
+                                                     InboundMail.handled_at.is_(None))
+                           .values(handled_at=utcnow(), outcome=outcome))
+    if done.rowcount != 1:
+        raise AlreadyHandled(inbound_id)
+    outbox.mark_delivered(session, message_id)
+
+
+def _finish(engine: Engine, inbound_id: int, message_id: int | None, outcome: dict | None,
+            rows: list[OutboxMessage]) -> None:
+    """Mark the mail handled with what it was and write its answers, in one transaction (a
+    mail handled meanwhile by another run: only the outbox row is consumed)."""
+    with Session(engine) as session:
+        try:
+            _mark(session, inbound_id, message_id, outcome)
+            session.add_all(rows)
+        except AlreadyHandled:
+            outbox.mark_delivered(session, message_id)
+        session.commit()
+    outbox.publish_written(engine)
+

@@ -1,0 +1,110 @@
+"""Signed decision links: a choice in a mail that a click can commit.
+
+A link names one game, seat, step and action, and the player it was made for, signed with the
+installation's secret (itsdangerous, salted for this use) and timestamped: it expires after
+LINK_MAX_AGE_SECONDS. Opening it (GET) only shows the decision with that choice described;
+mail scanners open every link, so nothing changes until the page's form is sent (POST). A
+link commits its order once: the sha256 of the token is stored with the order, in its
+transaction. A link for a step that has moved on shows what happened since and the current
+decision, with fresh links.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlmodel import Session, select
+
+from server.models import Seat, UsedLink
+
+SALT = "whistlestop.decision-link"
+
+
+@dataclass(frozen=True)
+class Link:
+    game_id: int
+    seat: str
+    step: int
+    action: str
+    user_id: int
+    notes: int  # how many notes the seat's view had when the link was made
+    digest: str  # sha256 of the token
+
+
+class LinkRefused(Exception):
+    """Why a link cannot be used: ``kind`` is tampered, expired, other_game, other_player or
+    used; ``link`` is the decoded link when its signature is good."""
+
+    def __init__(self, kind: str, reason: str, link: Link | None = None):
+        super().__init__(reason)
+        self.kind, self.reason, self.link = kind, reason, link
+
+
+def _serializer(secret: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret, salt=SALT)
+
+
+def make(secret: str, game_id: int, seat: str, step: int, action: str, user_id: int,
+         notes: int) -> str:
+    return _serializer(secret).dumps({"g": game_id, "s": seat, "t": step, "a": action,
+                                      "u": user_id, "n": notes})
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def read(session: Session, secret: str, token: str, game_id: int, max_age: float) -> Link:
+    """The link ``token`` makes, checked against the game in its URL, the seat's player now and
+    the links used; raise LinkRefused."""
+    try:
+        data = _serializer(secret).loads(token, max_age=max_age)
+    except SignatureExpired:
+        raise LinkRefused("expired", "This link has expired: links in mails work for "
+                          f"{_days(max_age)}. The game page shows your decision now.") from None
+    except BadSignature:
+        raise LinkRefused("tampered", "This link is damaged or was not made by this server: "
+                          "copy the whole link from the mail, or open the game page.") from None
+    try:
+        link = Link(int(data["g"]), str(data["s"]), int(data["t"]), str(data["a"]),
+                    int(data["u"]), int(data["n"]), digest(token))
+    except (KeyError, TypeError, ValueError):
+        raise LinkRefused("tampered", "This link is damaged or was not made by this server.")
+    if link.game_id != game_id:
+        raise LinkRefused("other_game", f"This link belongs to game {link.game_id}, not to "
+                          f"game {game_id}.", link)
+    holder = session.exec(select(Seat.user_id).where(Seat.game_id == game_id,
+                                                     Seat.seat == link.seat)).first()
+    if holder != link.user_id:
+        raise LinkRefused("other_player", f"This link was made for the player who held "
+                          f"{link.seat} then; the seat is someone else's now.", link)
+    if session.exec(select(UsedLink.id).where(UsedLink.digest == link.digest)).first():
+        raise LinkRefused("used", "This link has been used already: each link commits its "
+                          "choice once.", link)
+    return link
+
+
+def use(session: Session, link: Link) -> None:
+    """Record, in the order's transaction, that the link has committed (unique: a second
+    concurrent use fails its commit)."""
+    session.add(UsedLink(digest=link.digest, game_id=link.game_id))
+
+
+def _days(seconds: float) -> str:
+    days = round(seconds / 86400)
+    return f"{days} day{'s' if days != 1 else ''}" if days >= 1 else f"{int(seconds)} seconds"
+
+
+def choices(secret: str, base_url: str, game_id: int, seat: str, step: int, legal: list[str],
+            user_id: int, notes: int, limit: int) -> list[dict]:
+    """A signed link for each of the first ``limit`` legal actions: [{action, url}]."""
+    return [{"action": action,
+             "url": url(base_url, game_id, make(secret, game_id, seat, step, action, user_id,
+                                                notes))}
+            for action in legal[:limit]]
+
+
+def url(base_url: str, game_id: int, token: str) -> str:
+    return f"{base_url}/games/{game_id}/decide/{token}"

@@ -1,0 +1,71 @@
+"""Orders from mail and links: the same order service as the API, answered in plain terms.
+
+The API turns refusals into problem documents; signed links and replies by mail need the same
+facts as data to write a page or a mail: what was applied or sealed, or why nothing was and
+what would be legal, and what the seat is asked now. Publishing the outbox after the commit is
+done here too, as the API does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine.core import ActionError, MalformedAction
+from sqlmodel import Session
+
+from server import db
+from server.models import Game
+from server.services import games, outbox
+from server.services.games import GameNotFound, OrderResult, StaleStep
+
+
+@dataclass
+class Outcome:
+    # applied | sealed | stale (the step moved on) | malformed | illegal | over | not_found
+    status: str
+    step: int = 0  # the game's step now
+    applied: list[str] = field(default_factory=list)
+    reason: str | None = None  # why (part of) the order was refused
+    legal: list[str] = field(default_factory=list)  # what would have been accepted
+    all_committed: bool = False
+    decision: dict = field(default_factory=dict)  # games.decision_for the seat, now
+
+    @property
+    def accepted(self) -> bool:
+        return self.status in ("applied", "sealed")
+
+
+def order(game_id: int, seat: str, step: int, actions: list[str], *,
+          before_commit: Callable[[Session, OrderResult], None] | None = None) -> Outcome:
+    """Submit the seat's order for ``step``; never raises for a refusal."""
+    with db.session() as session:
+        try:
+            result = games.submit_order(session, game_id, seat, step, actions,
+                                        before_commit=before_commit)
+        except GameNotFound:
+            return Outcome("not_found", reason=f"There is no game {game_id}.")
+        except StaleStep as exc:
+            return _refused(session, game_id, seat, "stale", None, [], exc.step)
+        except ActionError as exc:
+            game = session.get(Game, game_id)
+            status = ("malformed" if isinstance(exc, MalformedAction)
+                      else "over" if game is not None and game.status == "finished"
+                      else "illegal")
+            return _refused(session, game_id, seat, status, exc.reason, exc.legal)
+        game = session.get(Game, game_id)
+        decision = games.decision_for(session, game, seat, result.state)
+        status = "sealed" if result.sealed else "applied"
+        outcome = Outcome(status, result.step, list(result.applied), result.reason,
+                          list(result.legal), result.all_committed, decision)
+    outbox.publish_written(db.get_engine())
+    return outcome
+
+
+def _refused(session: Session, game_id: int, seat: str, status: str, reason: str | None,
+             legal: list[str], step: int | None = None) -> Outcome:
+    session.rollback()
+    game = session.get(Game, game_id)
+    decision = games.decision_for(session, game, seat)
+    return Outcome(status, step if step is not None else game.step, [], reason,
+                   legal or list(decision["legal_actions"]), False, decision)

@@ -1,0 +1,109 @@
+"""The page a signed link in a mail opens (server/services/links.py).
+
+GET shows the decision with the mail's choice described and a button; it never changes
+anything (mail scanners and link previews open every link). POST from that page commits the
+choice through the same order service as the API. A refused link says why on a clear page; a
+link whose step has moved on shows what happened since and the decision now, with new links.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, request
+from sqlalchemy.exc import IntegrityError
+
+import engine.core as game_engine
+from server import db
+from server.mail.contexts import MAX_LISTED
+from server.mail.summary_tmotp import SEAT_NAMES
+from server.models import Game, User
+from server.services import games, links, play
+from server.web.pages import page
+
+bp = Blueprint("decide", __name__)
+
+STATUS = {"tampered": 400, "expired": 410, "other_game": 400, "other_player": 403,
+          "used": 409}
+
+
+def _read(session, game_id: int, token: str):
+    """(the link, None), or (None, the page saying why it cannot be used)."""
+    try:
+        return links.read(session, current_app.config["SECRET_KEY"], token, game_id,
+                          float(current_app.config["LINK_MAX_AGE_SECONDS"])), None
+    except links.LinkRefused as refused:
+        return None, _refused(session, game_id, refused)
+
+
+@bp.get("/games/<int:game_id>/decide/<token>")
+def show(game_id: int, token: str):
+    with db.session() as session:
+        db.reading(session)
+        link, refusal = _read(session, game_id, token)
+        return refusal or _decision_page(session, link, confirm=True)
+
+
+@bp.post("/games/<int:game_id>/decide/<token>")
+def commit(game_id: int, token: str):
+    with db.session() as session:
+        db.reading(session)
+        link, refusal = _read(session, game_id, token)
+        if refusal is not None:
+            return refusal
+        game = session.get(Game, game_id)
+        if game.status != "active" or game.step != link.step:
+            return _decision_page(session, link, confirm=False)
+    try:
+        outcome = play.order(game_id, link.seat, link.step, [link.action],
+                             before_commit=lambda s, _result: links.use(s, link))
+    except IntegrityError:  # the same link, sent twice at once: the other one committed
+        with db.session() as session:
+            return _refused(session, game_id, links.LinkRefused(
+                "used", "This link has been used already: each link commits its choice once.",
+                link))
+    with db.session() as session:
+        db.reading(session)
+        return _decision_page(session, link, confirm=False, outcome=outcome,
+                              status=200 if outcome.accepted else 409)
+
+
+def _refused(session, game_id: int, refused: links.LinkRefused):
+    link = refused.link
+    if refused.kind == "used":  # the player's own link: show what is asked now
+        return _decision_page(session, link, confirm=False, refusal=refused.reason,
+                              status=STATUS["used"])
+    locale = "en"
+    if link is not None and refused.kind == "other_game":
+        user = session.get(User, link.user_id)
+        locale = user.locale if user else "en"
+    return page("refused.html", STATUS[refused.kind], locale, refusal=refused.reason,
+                game_url=_game_url(game_id))
+
+
+def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, refusal=None,
+                   status: int = 200):
+    """The seat's decision now; the link's choice offered when its step is still current."""
+    game = session.get(Game, link.game_id)
+    user = session.get(User, link.user_id)
+    state = game_engine.from_dict(game.state)
+    view = state.view(link.seat)
+    decision = games.decision_for(session, game, link.seat, state)
+    current = game.status == "active" and game.step == link.step and outcome is None
+    notes = view.get("notes", [])
+    fresh = links.choices(current_app.config["SECRET_KEY"], current_app.config["BASE_URL"],
+                          game.id, link.seat, game.step, decision["legal_actions"], link.user_id,
+                          len(notes), MAX_LISTED) if decision["active"] else []
+    offered = confirm and current and link.action in decision["legal_actions"]
+    return page(
+        "decide.html", status, user.locale if user else "en",
+        game_id=game.id, seat_name=SEAT_NAMES.get(link.seat, link.seat),
+        game_url=_game_url(game.id), outcome=outcome, refusal=refusal,
+        changes=[] if current else notes[link.notes:],
+        prompt=decision["prompt"] if decision["active"] else None,
+        simultaneous=decision["simultaneous"],
+        confirm={"action": link.action, "url": request.path} if offered else None,
+        choices=[c for c in fresh if not (offered and c["action"] == link.action)],
+        more=max(0, len(decision["legal_actions"]) - MAX_LISTED) if decision["active"] else 0)
+
+
+def _game_url(game_id: int) -> str:
+    return f"{current_app.config['BASE_URL']}/games/{game_id}"

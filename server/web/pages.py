@@ -1,0 +1,34 @@
+"""Rendering of the pages in templates/web: Jinja2 with autoescaping and the same Babel
+catalogues as the mails, in the reader's language."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from flask import make_response
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from server.mail import render as mail_render
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "web"
+
+
+@lru_cache(maxsize=None)
+def environment(locale: str) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
+                      autoescape=select_autoescape(default=True),
+                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
+    env.install_gettext_translations(mail_render._translations(locale), newstyle=True)
+    return env
+
+
+def page(name: str, status: int = 200, locale: str = "en", **context):
+    html = environment(mail_render.supported(locale)).get_template(name).render(
+        locale=mail_render.supported(locale), **context)
+    response = make_response(html, status)
+    response.headers["Content-Type"] = "text/html; charset=utf-8"
+    # A decision page is for its reader only; never kept by a shared cache.
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the URL carries the link's token
+    return response

@@ -1,0 +1,112 @@
+"""The catalogues and the terms are complete and say what the rulebooks say: every message of the
+mail templates (extracted afresh, so a new untranslated string fails here) is translated in every
+locale with the same placeholders; messages.pot is what extraction gives; every term cites the
+line of the translated rulebook that prints it, and every message that uses a term uses it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+from engine.games.tmotp.data import CARDS
+
+from server.mail import render, terms
+from server.mail.summary_tmotp import card_name
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT.parent / "shared" / "rules"   # the rulebooks every checkout has beside it
+TRANSLATED = [locale for locale in render.LOCALES if locale != "en"]
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _extracted() -> dict[str, set[str]]:
+    """msgid -> the files it is used in, extracted now from the sources babel.cfg names."""
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    found: dict[str, set[str]] = {}
+    for filename, _, message, _, _ in extract_from_dir(ROOT, method_map, options_map):
+        found.setdefault(message, set()).add(filename)
+    return found
+
+
+EXTRACTED = _extracted()
+
+
+def _catalogue(path: Path):
+    with path.open("rb") as po:
+        return read_po(po)
+
+
+def test_extraction_finds_the_templates_messages():
+    assert "Momentum" in EXTRACTED and "Spectator" in EXTRACTED
+    assert len(EXTRACTED) >= 30
+
+
+def test_the_pot_is_what_extraction_gives():
+    pot = _catalogue(render.TRANSLATIONS / "messages.pot")
+    in_pot = {m.id: {f for f, _ in m.locations} for m in pot if m.id}
+    assert in_pot == EXTRACTED, ("messages.pot is stale: run the pybabel extract command in "
+                                 "server/translations/README.md, then pybabel update")
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders(locale):
+    catalogue = _catalogue(render.catalogue_path(locale))
+    translated = {m.id: m for m in catalogue if m.id}
+    assert set(translated) == set(EXTRACTED), "run pybabel update; translate what is new"
+    for msgid, message in translated.items():
+        assert message.string and not message.fuzzy, (locale, msgid)
+        assert set(PLACEHOLDER.findall(message.string)) == set(PLACEHOLDER.findall(msgid)), msgid
+        # newstyle gettext %-formats every message: a lone % would break the rendering
+        assert "%" not in PLACEHOLDER.sub("", message.string).replace("%%", ""), msgid
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_the_compiled_catalogue_answers_every_message(locale):
+    catalogue = _catalogue(render.catalogue_path(locale))
+    assert all(render.gettext(m.id, locale) == m.string for m in catalogue if m.id)
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_every_term_has_a_translation_that_cites_its_rulebook_line(locale):
+    entries = terms.entries(locale)
+    for section in ("seats", "issues", "regions", "words"):
+        assert set(entries[section]) == set(terms.ENGLISH[section]), (locale, section)
+    assert all(int(card_id) in CARDS for card_id in entries["cards"])
+    rulebook = (RULES / f"1960-gmt-2nd-edition.{locale}.txt").read_text("utf-8").splitlines()
+    for section, keyed in entries.items():
+        for key, entry in keyed.items():
+            assert entry["text"], (locale, section, key)
+            if "line" in entry:
+                line = rulebook[entry["line"] - 1]
+                assert entry["text"].casefold() in line.casefold(), (locale, key, line)
+            else:
+                assert entry["why"], f"{locale} {key}: neither a rulebook line nor a reason"
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_messages_use_the_rulebooks_words(locale):
+    """A message that says "Momentum" says the rulebook's word for it in every translation."""
+    words = terms.terms(locale)["words"]
+    catalogue = _catalogue(render.catalogue_path(locale))
+    for message in catalogue:
+        for key, english in terms.WORDS.items():
+            if message.id and re.search(rf"\b{re.escape(english)}", message.id, re.IGNORECASE):
+                assert words[key].casefold() in message.string.casefold(), (key, message.id)
+
+
+def test_a_card_the_rulebook_names_takes_its_name_and_the_others_keep_the_printed_one():
+    assert card_name(24, "ja") == "東ハーレムの結束 (24)"
+    assert card_name(33, "es-MX") == "Electores no comprometidos (33)"
+    assert card_name(17, "ja") == card_name(17, "es") == "Gathering Momentum in the West (17)"
+    assert card_name(24) == "East Harlem Pledge (24)"
+
+
+def test_names_follow_the_recipients_locale():
+    assert terms.terms("ja")["regions"]["west"] == "西部"
+    assert terms.terms("es")["issues"]["civil_rights"] == "Derechos civiles"
+    assert terms.terms("fr")["seats"]["nixon"] == "Nixon"

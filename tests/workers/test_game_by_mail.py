@@ -1,0 +1,147 @@
+"""A whole game of 1960 played by two players only by replying to mail: real SMTP both ways
+(the workers send to an aiosmtpd server; the players' replies go to the inbound aiosmtpd server
+of the `mail` process), real Redis, a real worker. The players read their decisions and the
+legal orders from the mails and answer with Reply, quoting the mail as mail programs do."""
+
+from __future__ import annotations
+
+import random
+import re
+import smtplib
+import time
+from email.message import EmailMessage
+
+from sqlmodel import select
+
+from server import db
+from server.models import Game, InboundMail, MailSent, User
+from server.services import games as svc
+from tests.workers.conftest import assert_mailed_once, players
+from workers.inbound_smtp import make_inbound
+
+STEP = re.compile(r"\(step (\d+)\)")
+CHOICES_START = "Reply to this mail with your order, one of:"
+
+
+def asked(mail) -> tuple[int, list[str]] | None:
+    """The step a mail asks about and the orders it lists, or None if it asks nothing."""
+    text = mail.get_body(("plain",)).get_content()
+    if CHOICES_START not in text:
+        return None
+    step = int(STEP.findall(text)[-1])
+    choices = []
+    for line in text.split(CHOICES_START, 1)[1].splitlines()[1:]:
+        if not line.strip():
+            continue
+        if not line.startswith("  "):
+            break
+        if line.startswith("   ") or line.strip().startswith("..."):
+            continue  # a choice's link, or "... and n more"
+        choices.append(line.strip())
+    return step, choices
+
+
+def reply_to(mail, text: str, sender: str) -> EmailMessage:
+    """What a mail program sends for Reply: the text on top, the mail quoted below."""
+    reply = EmailMessage()
+    reply["From"] = sender
+    reply["To"] = mail["Reply-To"]
+    reply["Subject"] = "Re: " + mail["Subject"]
+    reply["In-Reply-To"] = mail["Message-ID"]
+    reply["References"] = f"{mail['References'] or ''} {mail['Message-ID']}".strip()
+    quoted = "\n".join("> " + line for line in mail.get_body(("plain",)).get_content()
+                       .splitlines()[:40])
+    reply.set_content(f"{text}\n\nOn Mon, 2 Nov 2026, Whistlestop wrote:\n{quoted}\n")
+    return reply
+
+
+def test_a_whole_game_by_reply_over_real_smtp(pipeline_factory, tmp_path, free_port):
+    url = f"sqlite:///{tmp_path / 'by-mail.db'}"
+    db.migrate(url)
+    pipeline = pipeline_factory(url)
+    pipeline.worker().start()
+    inbound = make_inbound(url, "127.0.0.1", free_port)
+    inbound.start()
+    rng = random.Random(1960)
+    try:
+        with pipeline.session() as s:
+            seats = players(s)
+            gid = svc.create_game(s, "tmotp", {}, seats, seed="by-mail").id
+            address = {seat: s.get(User, uid).email for seat, uid in seats.items()}
+        pipeline.publish()
+        replies, answered, mailbox = 0, set(), Mailbox(pipeline.mail)
+        deadline = time.monotonic() + 900
+        while True:
+            with pipeline.session() as s:
+                game = s.get(Game, gid)
+                if game.status == "finished":
+                    break
+                step, state = game.step, svc._load(game)
+                waiting = [seat for seat in state.active()
+                           if (step, seat) not in answered
+                           and not svc.pending_order(s, gid, step, seat)]
+            for seat in waiting:
+                mail, choices = mailbox.asking_for(address[seat], step, deadline)
+                order = rng.choice(choices)
+                with smtplib.SMTP("127.0.0.1", free_port, timeout=10) as smtp:
+                    smtp.send_message(reply_to(mail, order, address[seat]))
+                answered.add((step, seat))
+                replies += 1
+            _wait_for_change(pipeline, gid, step, answered, deadline)
+        # Both players were told the result, and every mail reached them once.
+        deadline = time.monotonic() + 30
+        while len(_told_the_result(pipeline)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _told_the_result(pipeline) == set(address.values())
+        with pipeline.session() as s:
+            handled = s.exec(select(InboundMail)).all()
+        assert len(handled) == replies and all(m.handled_at for m in handled)
+        assert all(m.outcome["status"] in ("applied", "sealed") for m in handled), \
+            [m.outcome for m in handled if m.outcome["status"] not in ("applied", "sealed")]
+        sent = assert_mailed_once(pipeline)
+        print(f"\na game of 1960 by mail: {replies} replies, {sent} mails sent")
+    finally:
+        inbound.stop()
+
+
+def _told_the_result(pipeline) -> set[str]:
+    with pipeline.session() as s:
+        return set(s.exec(select(MailSent.address).where(MailSent.kind == "game_over",
+                                                         MailSent.status == "sent")).all())
+
+
+class Mailbox:
+    """The mails each player got, read once each: (step asked, orders listed) by address."""
+
+    def __init__(self, catcher):
+        self.catcher, self.seen = catcher, 0
+        self.asking: dict[tuple[str, int], tuple[object, list[str]]] = {}
+
+    def asking_for(self, to: str, step: int, deadline: float):
+        while time.monotonic() < deadline:
+            received = self.catcher.received()
+            for mail in received[self.seen:]:
+                found = asked(mail)
+                if found and found[1]:
+                    self.asking[(mail["To"], found[0])] = (mail, found[1])
+            self.seen = len(received)
+            if (to, step) in self.asking:
+                return self.asking[(to, step)]
+            time.sleep(0.01)
+        raise AssertionError(f"no mail to {to} asked for step {step}")
+
+
+def _wait_for_change(pipeline, gid: int, step: int, answered: set, deadline: float) -> None:
+    """Until the step moves on, or every seat asked at it has its order sealed."""
+    while time.monotonic() < deadline:
+        with pipeline.session() as s:
+            game = s.get(Game, gid)
+            if game.step != step or game.status == "finished":
+                return
+            state = svc._load(game)
+            if all(svc.pending_order(s, gid, step, seat) for seat in state.active()
+                   if (step, seat) in answered) and not all(
+                    (step, seat) in answered for seat in state.active()):
+                return
+        time.sleep(0.02)
+    raise AssertionError(f"game {gid} never moved past step {step}")
