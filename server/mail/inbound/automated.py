@@ -21,7 +21,8 @@ _BOUNCE_SUBJECT = re.compile(
 
 # Subject prefixes of autoresponders: Outlook/Exchange ("Automatic reply:", and "Auto:" in
 # Lotus Notes and older Outlook), vacation programs, and the Spanish, Japanese, German and
-# French Exchange ("Respuesta automática:", "自動応答:", "Automatische Antwort:", "Réponse automatique :").
+# French Exchange ("Respuesta automática:", "自動応答:", "Automatische Antwort:",
+# "Réponse automatique :").
 _AUTO_SUBJECT = re.compile(
     r"(Auto:|Automatic reply|Auto[- ]?reply|Autoresponder|Out of (the )?Office"
     r"|Respuesta automática|Fuera de la oficina|自動応答|自動返信"
@@ -57,7 +58,7 @@ def _bounce(msg: EmailMessage, subject: str, sender: str | None) -> tuple[Kind, 
 
 def _auto_reply(msg: EmailMessage, subject: str) -> tuple[Kind, str] | None:
     # RFC 3834 §5.1: any Auto-Submitted value but "no" marks an automatic message.
-    auto_submitted = _first_word(headers.text(msg, "Auto-Submitted"))
+    auto_submitted = headers.first_word(headers.text(msg, "Auto-Submitted"))
     if auto_submitted and auto_submitted != "no":
         return Kind.AUTO_REPLY, f"automatic reply (Auto-Submitted: {auto_submitted})"
     # Set by many autoresponders before RFC 3834. X-Auto-Response-Suppress is not a sign: it
@@ -65,7 +66,7 @@ def _auto_reply(msg: EmailMessage, subject: str) -> tuple[Kind, str] | None:
     for name in ("X-Autoreply", "X-Autorespond"):
         if name in msg:
             return Kind.AUTO_REPLY, f"automatic reply ({name})"
-    precedence = _first_word(headers.text(msg, "Precedence"))
+    precedence = headers.first_word(headers.text(msg, "Precedence"))
     if precedence in _AUTO_PRECEDENCE:
         return Kind.AUTO_REPLY, f"automatic reply (Precedence: {precedence})"
     if _AUTO_SUBJECT.match(subject):
@@ -74,9 +75,4 @@ def _auto_reply(msg: EmailMessage, subject: str) -> tuple[Kind, str] | None:
     if "".join(headers.text(msg, "Return-Path").split()) == "<>":
         return Kind.AUTO_REPLY, "bounce or automatic reply (empty envelope sender, Return-Path: <>)"
     return None
-
-
-def _first_word(value: str) -> str:
-    words = value.replace(";", " ").split()
-    return words[0].lower() if words else ""
 

@@ -41,19 +41,32 @@ def body_text(msg: EmailMessage) -> str:
 
 
 def _body_part(msg: EmailMessage) -> EmailMessage | None:
-    # get_body skips attachments and never descends into an attached message/rfc822 (a DSN's
-    # returned original, a forwarded mail), so their text is never read as the reply's.
-    try:
-        return msg.get_body(preferencelist=("plain", "html"))
-    except Exception:  # the stdlib header parser has raised on hostile Content-* headers
-        return None
+    """The first text/plain part, else the first text/html one, depth first.
+
+    Attachments and attached messages (message/rfc822: a DSN's returned original, a mail
+    forwarded as attachment) are not looked into, so their text is never read as the reply's.
+    """
+    html = None
+    parts = [msg]
+    while parts:
+        part = parts.pop()
+        if headers.disposition(part) == "attachment":
+            continue
+        content_type = headers.content_type(part)
+        if content_type.startswith("multipart/") and part.is_multipart():
+            parts.extend(reversed(part.get_payload()))
+        elif content_type == "text/plain":
+            return part
+        elif content_type == "text/html" and html is None:
+            html = part
+    return html
 
 
 def _decode(part: EmailMessage) -> str:
     charset = headers.param(part, "charset").lower() or "us-ascii"  # RFC 2045 §5.2
     try:
         payload = (part.get_payload(decode=True) or b"")[:_MAX_BYTES]
-    except Exception:  # as above, for the transfer encodings
+    except Exception:  # the transfer decoders are not known to be safe on hostile input
         raise Unreadable("the body's transfer encoding could not be decoded") from None
     if charset in ("us-ascii", "ascii"):
         charset = "utf-8"  # a superset; many mail programs send UTF-8 and declare nothing

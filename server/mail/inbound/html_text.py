@@ -80,6 +80,6 @@ def html_to_text(html: str) -> str:
     try:
         parser.feed(_UNCLOSED_LT.sub("&lt;", html))
         parser.close()
-    except Exception:  # the stdlib parser has raised on broken declarations; keep what was read
+    except Exception:  # it asserts on broken "<![" sections (3.11); keep what was read
         pass
     return "".join(parser.parts)

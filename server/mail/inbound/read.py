@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from email import message_from_bytes, policy
+from email import message_from_bytes
 from email.message import EmailMessage
 from typing import cast
 
@@ -31,8 +31,8 @@ _GARBLED = re.compile("[\ufffd\x00-\x08\x0b-\x1f\x7f]")
 def read_reply(raw: bytes, domain: str) -> Reply:
     """What the mail is and says; never raises on malformed input (kind "unreadable")."""
     try:
-        msg = cast(EmailMessage, message_from_bytes(raw, policy=policy.default))
-    except Exception:  # the stdlib parser has raised (RecursionError on "Content-Type: ((((...")
+        msg = cast(EmailMessage, message_from_bytes(raw, policy=headers.POLICY))
+    except Exception:  # the stdlib parser recurses per MIME level: RecursionError past ~1000
         return Reply(Kind.UNREADABLE, reason="the message could not be parsed")
     if not msg.keys():
         return Reply(Kind.UNREADABLE, reason="not a mail message (no headers)")

@@ -1,4 +1,4 @@
-"""What an inbound mail is, as far as the turn server cares: its kind, token, threading and lines."""
+"""What an inbound mail is to the turn server: its kind, reply token, threading ids and lines."""
 
 from __future__ import annotations
 
