@@ -14,8 +14,8 @@ import engine.core as game_engine
 from sqlmodel import Session, select
 
 from server.mail import contexts, reply_address
-from server.models import Game, Order, OutboxMessage, Seat, User
-from server.services import links
+from server.models import Game, OutboxMessage, Seat, User
+from server.services import games, links, users
 
 
 
@@ -30,7 +30,7 @@ class MailSettings:
     @classmethod
     def from_config(cls, cfg) -> "MailSettings":
         return cls(base_url=cfg["BASE_URL"], domain=cfg["MAIL_DOMAIN"], sender=cfg["MAIL_FROM"],
-                   sender_name=cfg.get("MAIL_FROM_NAME", "Whistlestop"),
+                   sender_name=cfg["MAIL_FROM_NAME"],
                    secret=cfg["SECRET_KEY"])
 
     @property
@@ -64,6 +64,11 @@ def _seated(session: Session, game_id: int) -> list[tuple[Seat, User]]:
                              .where(Seat.game_id == game_id).order_by(Seat.id)).all())
 
 
+def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | None,
+                                                                        User | None]:
+    return next(((s, u) for s, u in _seated(session, game_id) if s.seat == seat), (None, None))
+
+
 def _wants(user: User, kind: str) -> bool:
     """Whether the user's preference lets this kind of mail through: "none" stops every mail
     about games, "digest" the per-decision ones (the digest lists them instead)."""
@@ -79,29 +84,18 @@ def _name(user: User | None) -> str:
 def _your_decision(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     seat_name, step = payload["seat"], payload["step"]
-    if game is None or game.status != "active" or game.step != step or not game.state:
+    # Not asked any more: the step moved on, or the seat sealed its order before this mail.
+    if game is None or game.step != step or not games.your_move(session, game, seat_name):
         return []
-    state = game_engine.from_dict(game.state)
-    if seat_name not in state.active():
-        return []
-    if session.exec(select(Order.id).where(Order.game_id == game.id, Order.step == step,
-                                           Order.seat == seat_name,
-                                           Order.status == "pending")).first():
-        return []  # already committed (sealed) before its mail went out
-    seat, user = next(((s, u) for s, u in _seated(session, game.id) if s.seat == seat_name),
-                      (None, None))
+    seat, user = _seat_and_user(session, game.id, seat_name)
     if user is None or not _wants(user, "your_decision"):
         return []
-    view = state.view(seat_name)
+    view = game_engine.from_dict(game.state).view(seat_name)
     notes = len(view.get("notes", []))
-
-    def choice_url(action: str) -> str:
-        return links.url(settings.base_url, game.id, links.make(
-            settings.secret, game.id, seat_name, step, action, user.id, notes))
-
-    context = contexts.your_decision(game.id, seat_name, step, view, _name(user), user.locale,
-                                     settings.links, notes_seen=seat.notes_mailed,
-                                     choice_url=choice_url)
+    context = contexts.your_decision(
+        game.id, seat_name, step, view, _name(user), user.locale, settings.links,
+        notes_seen=seat.notes_mailed, choice_url=links.choice_url(
+            settings.secret, settings.base_url, game.id, seat_name, step, user.id, notes))
     return [Envelope(seat_name, user.email, user.locale, "your_decision", context, game.id,
                      seat_name, user.id, notes_shown=notes, step=step)]
 
@@ -111,26 +105,18 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     their mail preference), with the decision the seat has now."""
     game = session.get(Game, payload["game_id"])
     seat_name = payload["seat"]
-    seat, user = next(((s, u) for s, u in _seated(session, payload["game_id"])
-                       if s.seat == seat_name), (None, None))
+    seat, user = _seat_and_user(session, payload["game_id"], seat_name)
     if game is None or user is None or not game.state:
         return []
-    state = game_engine.from_dict(game.state)
-    view = state.view(seat_name)
+    view = game_engine.from_dict(game.state).view(seat_name)
     notes = len(view.get("notes", []))
-    asked = game.status == "active" and seat_name in state.active() and not session.exec(
-        select(Order.id).where(Order.game_id == game.id, Order.step == game.step,
-                               Order.seat == seat_name, Order.status == "pending")).first()
+    asked = games.your_move(session, game, seat_name)
     if not asked:
         view = {**view, "legal_actions": []}
-
-    def choice_url(action: str) -> str:
-        return links.url(settings.base_url, game.id, links.make(
-            settings.secret, game.id, seat_name, game.step, action, user.id, notes))
-
-    context = contexts.order_answer(game.id, seat_name, view, _name(user), user.locale,
-                                    settings.links, payload, game.step,
-                                    notes_seen=seat.notes_mailed, choice_url=choice_url)
+    context = contexts.order_answer(
+        game.id, seat_name, view, _name(user), user.locale, settings.links, payload, game.step,
+        notes_seen=seat.notes_mailed, choice_url=links.choice_url(
+            settings.secret, settings.base_url, game.id, seat_name, game.step, user.id, notes))
     return [Envelope(seat_name, user.email, user.locale, "order_answer", context, game.id,
                      seat_name, user.id, notes_shown=notes, step=game.step if asked else None)]
 
@@ -195,7 +181,7 @@ def _invitation(session, payload, settings) -> list[Envelope]:
                                            Seat.seat == payload["seat"])).first()
     if seat is None or seat.user_id is not None or seat.invite_email != payload["email"]:
         return []  # taken meanwhile, or invited someone else
-    invitee = session.exec(select(User).where(User.email == payload["email"])).first()
+    invitee = users.find_user(session, payload["email"])
     if invitee is not None and invitee.mail_mode == "none":
         return []
     locale = invitee.locale if invitee else "en"

@@ -45,7 +45,7 @@ def catalogue_path(locale: str) -> Path:
 
 
 @lru_cache(maxsize=None)
-def _translations(locale: str) -> NullTranslations:
+def translations(locale: str) -> NullTranslations:
     """The catalogue of a supported locale, its .po compiled in memory (fuzzy entries left out)."""
     if locale == "en":
         return NullTranslations()
@@ -59,7 +59,7 @@ def _translations(locale: str) -> NullTranslations:
 
 def gettext(message: str, locale: str | None) -> str:
     """A message of Python code (extracted like the templates' ones) in the locale's words."""
-    return _translations(supported(locale)).gettext(message)
+    return translations(supported(locale)).gettext(message)
 
 
 @lru_cache(maxsize=None)
@@ -69,7 +69,7 @@ def environment(locale: str) -> Environment:
                                                    default_for_string=False),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
-    env.install_gettext_translations(_translations(locale), newstyle=True)
+    env.install_gettext_translations(translations(locale), newstyle=True)
     return env
 
 

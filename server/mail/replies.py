@@ -26,8 +26,8 @@ from server import db
 from server.mail import reply_address
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
-from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
-from server.services import outbox, play
+from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, utcnow
+from server.services import outbox, play, users
 
 log = logging.getLogger("whistlestop.replies")
 
@@ -92,8 +92,7 @@ def _unknown(engine, inbound_id, message_id, reply: Reply, settings) -> str:
     """No seat answers to this address: tell a user who wrote it, ignore anybody else."""
     with Session(engine) as session:
         db.reading(session)
-        user = session.exec(select(User).where(User.email == (reply.sender or "").lower())
-                            ).first()
+        user = users.find_user(session, reply.sender) if reply.sender else None
     rows = []
     if user is not None:
         address = f"r+{reply.token}@{settings.domain}" if reply.token else settings.domain

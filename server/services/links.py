@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Callable
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlmodel import Session, select
@@ -97,13 +98,19 @@ def _days(seconds: float) -> str:
     return f"{days} day{'s' if days != 1 else ''}" if days >= 1 else f"{int(seconds)} seconds"
 
 
+def choice_url(secret: str, base_url: str, game_id: int, seat: str, step: int, user_id: int,
+               notes: int) -> Callable[[str], str]:
+    """The function giving the signed link of each action the seat may choose at ``step``."""
+    def url_of(action: str) -> str:
+        return url(base_url, game_id, make(secret, game_id, seat, step, action, user_id, notes))
+    return url_of
+
+
 def choices(secret: str, base_url: str, game_id: int, seat: str, step: int, legal: list[str],
             user_id: int, notes: int, limit: int) -> list[dict]:
     """A signed link for each of the first ``limit`` legal actions: [{action, url}]."""
-    return [{"action": action,
-             "url": url(base_url, game_id, make(secret, game_id, seat, step, action, user_id,
-                                                notes))}
-            for action in legal[:limit]]
+    url_of = choice_url(secret, base_url, game_id, seat, step, user_id, notes)
+    return [{"action": action, "url": url_of(action)} for action in legal[:limit]]
 
 
 def url(base_url: str, game_id: int, token: str) -> str:

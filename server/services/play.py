@@ -2,7 +2,7 @@
 
 The API turns refusals into problem documents; signed links and replies by mail need the same
 facts as data to write a page or a mail: what was applied or sealed, or why nothing was and
-what would be legal, and what the seat is asked now. Publishing the outbox after the commit is
+what would be legal. Publishing the outbox after the commit is
 done here too, as the API does.
 """
 
@@ -28,8 +28,6 @@ class Outcome:
     applied: list[str] = field(default_factory=list)
     reason: str | None = None  # why (part of) the order was refused
     legal: list[str] = field(default_factory=list)  # what would have been accepted
-    all_committed: bool = False
-    decision: dict = field(default_factory=dict)  # games.decision_for the seat, now
 
     @property
     def accepted(self) -> bool:
@@ -53,19 +51,14 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
                       else "over" if game is not None and game.status == "finished"
                       else "illegal")
             return _refused(session, game_id, seat, status, exc.reason, exc.legal)
-        game = session.get(Game, game_id)
-        decision = games.decision_for(session, game, seat, result.state)
-        status = "sealed" if result.sealed else "applied"
-        outcome = Outcome(status, result.step, list(result.applied), result.reason,
-                          list(result.legal), result.all_committed, decision)
     outbox.publish_written(db.get_engine())
-    return outcome
+    return Outcome("sealed" if result.sealed else "applied", result.step, list(result.applied),
+                   result.reason, list(result.legal))
 
 
 def _refused(session: Session, game_id: int, seat: str, status: str, reason: str | None,
              legal: list[str], step: int | None = None) -> Outcome:
     session.rollback()
     game = session.get(Game, game_id)
-    decision = games.decision_for(session, game, seat)
-    return Outcome(status, step if step is not None else game.step, [], reason,
-                   legal or list(decision["legal_actions"]), False, decision)
+    legal = legal or games.decision_for(session, game, seat)["legal_actions"]
+    return Outcome(status, step if step is not None else game.step, [], reason, list(legal))

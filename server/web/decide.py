@@ -71,12 +71,9 @@ def _refused(session, game_id: int, refused: links.LinkRefused):
     if refused.kind == "used":  # the player's own link: show what is asked now
         return _decision_page(session, link, confirm=False, refusal=refused.reason,
                               status=STATUS["used"])
-    locale = "en"
-    if link is not None and refused.kind == "other_game":
-        user = session.get(User, link.user_id)
-        locale = user.locale if user else "en"
-    return page("refused.html", STATUS[refused.kind], locale, refusal=refused.reason,
-                game_url=_game_url(game_id))
+    user = session.get(User, link.user_id) if link is not None else None
+    return page("refused.html", STATUS[refused.kind], user.locale if user else "en",
+                refusal=refused.reason, game_url=_game_url(game_id))
 
 
 def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, refusal=None,

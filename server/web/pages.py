@@ -19,12 +19,12 @@ def environment(locale: str) -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
                       autoescape=select_autoescape(default=True),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
-    env.install_gettext_translations(mail_render._translations(locale), newstyle=True)
+    env.install_gettext_translations(mail_render.translations(locale), newstyle=True)
     return env
 
 
-def page(name: str, status: int = 200, locale: str = "en", **context):
-    html = environment(mail_render.supported(locale)).get_template(name).render(
+def page(template: str, status: int = 200, locale: str = "en", **context):
+    html = environment(mail_render.supported(locale)).get_template(template).render(
         locale=mail_render.supported(locale), **context)
     response = make_response(html, status)
     response.headers["Content-Type"] = "text/html; charset=utf-8"
