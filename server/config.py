@@ -52,6 +52,12 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # How often beat runs the resolution sweep, which publishes resolve_step again for every
         # step whose seats have all committed but which is still unresolved this long after.
         "RESOLVE_SWEEP_SECONDS": float(_get(env, "RESOLVE_SWEEP_SECONDS", "30")),
+        # How often beat looks for reminders and deadlines due (server/services/deadlines.py).
+        "DEADLINE_SWEEP_SECONDS": float(_get(env, "DEADLINE_SWEEP_SECONDS", "60")),
+        # The daily digest (users whose mail preference is "digest"): from this hour (UTC),
+        # looked for by beat every DIGEST_SWEEP_SECONDS.
+        "DIGEST_HOUR": int(_get(env, "DIGEST_HOUR", "7")),
+        "DIGEST_SWEEP_SECONDS": float(_get(env, "DIGEST_SWEEP_SECONDS", "600")),
         # Outbound mail: the SMTP server mail is sent through (the embedded default is the
         # local mail catcher), its login and STARTTLS, and the sender.
         "MAIL_SMTP_HOST": _get(env, "MAIL_SMTP_HOST", "127.0.0.1"),
@@ -73,6 +79,16 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "MAIL_CATCHER": _get(env, "MAIL_CATCHER", "true").strip().lower() in ("1", "true", "yes"),
         "MAIL_CATCHER_DIR": _get(env, "MAIL_CATCHER_DIR", str(var_dir / "mail" / "outbound")),
         "MAIL_DOMAIN": _get(env, "MAIL_DOMAIN", "whistlestop.localhost"),
+        # POST /inbound/mail (a mail provider's inbound hook) requires this secret as a bearer
+        # token or HTTP Basic password; empty turns the hook off (404). Bodies larger than
+        # INBOUND_MAIL_MAX_BYTES are refused (413).
+        "INBOUND_MAIL_SECRET": _get(env, "INBOUND_MAIL_SECRET", ""),
+        "INBOUND_MAIL_MAX_BYTES": int(_get(env, "INBOUND_MAIL_MAX_BYTES", str(10 * 1024 * 1024))),
+        # Webhooks (Discord, Slack): only https:// URLs unless this is true (tests, a local
+        # relay); a webhook that does not answer within WEBHOOK_TIMEOUT seconds is retried.
+        "WEBHOOK_ALLOW_HTTP": _get(env, "WEBHOOK_ALLOW_HTTP", "false").strip().lower()
+        in ("1", "true", "yes"),
+        "WEBHOOK_TIMEOUT": float(_get(env, "WEBHOOK_TIMEOUT", "10")),
         "BASE_URL": _get(env, "BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "SMTP_HOST": _get(env, "SMTP_HOST", "127.0.0.1"),
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),

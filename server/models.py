@@ -57,7 +57,21 @@ class Game(SQLModel, table=True):
     created_by: Optional[int] = Field(default=None, foreign_key="user.id")
     # {"winner": seat | None, "reason": str, "resigned": seat?} once the game is over
     result: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
-    deadline_at: Optional[datetime] = Field(default=None, sa_type=TZ)  # used by later issues
+    # Deadlines (server/services/deadlines.py). Each decision has ``decision_hours`` from the
+    # moment it is asked (``deadline_at``); a reminder goes ``reminder_hours`` before it (each
+    # entry one reminder, hours before the deadline); when it passes, the seat's filed default
+    # or the safe default is applied (``on_deadline`` "default") or the seat forfeits
+    # ("forfeit"). ``alarm_at`` is the next moment the sweeper must look at the game: the next
+    # reminder or the deadline; ``reminders_sent`` counts this step's reminders.
+    deadline_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    decision_hours: int = Field(default=72, sa_column_kwargs={"server_default": "72"})
+    reminder_hours: list[int] = Field(default_factory=lambda: [24],
+                                      sa_column=Column(JSON, nullable=False,
+                                                       server_default="[24]"))
+    on_deadline: str = Field(default="default", max_length=20,
+                             sa_column_kwargs={"server_default": "default"})
+    alarm_at: Optional[datetime] = Field(default=None, sa_type=TZ, index=True)
+    reminders_sent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     finished_at: Optional[datetime] = Field(default=None, sa_type=TZ)
@@ -76,6 +90,77 @@ class Seat(SQLModel, table=True):
     # How many of the game's notes the seat's mails have shown: the next "your decision" mail
     # tells what changed since.
     notes_mailed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+
+
+class StandingOrder(SQLModel, table=True):
+    """A policy a seat files in advance so the server need not ask (server/services/standing.py):
+    ``kind`` "trigger" (value "never" | "always" | "helps_me" | "ask"), "second_place"
+    ("momentum" | "endorsement" | "ask") or "deadline_default" (a list of order lines, the first
+    one legal when the deadline passes is applied; used once)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat", "kind"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str = Field(max_length=50)
+    kind: str = Field(max_length=30)
+    value: Any = Field(default=None, sa_column=Column(JSON))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class AutoOrder(SQLModel, table=True):
+    """An order the server gave for a seat without asking: by its standing order ("standing"),
+    its filed default at a deadline ("filed"), the safe default ("default") or a forfeit
+    ("forfeit"). ``rule`` names the policy or default in words; the seat's next mail says so
+    (``mailed_at`` is set when it has)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str = Field(max_length=50)
+    step: int
+    actions: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    source: str = Field(max_length=20)
+    rule: str = Field(default="", max_length=200)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    mailed_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+
+
+class Webhook(SQLModel, table=True):
+    """A URL that receives a Discord- or Slack-compatible JSON message for each of the user's
+    notifications (``flavor`` "discord" | "slack")."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    url: str = Field(max_length=2000)
+    flavor: str = Field(default="discord", max_length=20)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class WebhookSent(SQLModel, table=True):
+    """One notification posted to one webhook: "sending" (claimed), "sent", or "failed" with the
+    last error and how many attempts were made (retried with backoff)."""
+
+    __table_args__ = (UniqueConstraint("outbox_id", "webhook_id",
+                                       name="uq_webhooksent_outbox_webhook"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    outbox_id: int = Field(foreign_key="outboxmessage.id")
+    webhook_id: int = Field(foreign_key="webhook.id", index=True)
+    status: str = Field(default="sending", max_length=20)
+    attempts: int = 0
+    last_error: Optional[str] = Field(default=None, max_length=2000)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class Digest(SQLModel, table=True):
+    """The daily digest of one user for one day (UTC): written once, by the beat task."""
+
+    __table_args__ = (UniqueConstraint("user_id", "day"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    day: str = Field(max_length=10)  # YYYY-MM-DD
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
 
 
 class Spectator(SQLModel, table=True):

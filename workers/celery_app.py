@@ -50,6 +50,13 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
             "sweep-unresolved-steps": {"task": "whistlestop.sweep_unresolved",
                                        "schedule": float(cfg["RESOLVE_SWEEP_SECONDS"]),
                                        "options": {"expires": float(cfg["RESOLVE_SWEEP_SECONDS"])}},
+            # Deadlines live in the database; one sweeper acts on those due (no countdowns).
+            "sweep-deadlines": {"task": "whistlestop.sweep_deadlines",
+                                "schedule": float(cfg["DEADLINE_SWEEP_SECONDS"]),
+                                "options": {"expires": float(cfg["DEADLINE_SWEEP_SECONDS"])}},
+            "write-digests": {"task": "whistlestop.write_digests",
+                              "schedule": float(cfg["DIGEST_SWEEP_SECONDS"]),
+                              "options": {"expires": float(cfg["DIGEST_SWEEP_SECONDS"])}},
         },
     }
     if cfg["BROKER_URL"].startswith(("redis://", "rediss://", "redis+socket://")):

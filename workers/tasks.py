@@ -18,10 +18,10 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from server import db
-from server.models import TaskFailure
-from server.mail import delivery, replies, smtp
+from server.models import TaskFailure, utcnow
+from server.mail import delivery, replies, smtp, webhooks
 from server.mail.recipients import MailSettings
-from server.services import games, outbox
+from server.services import deadlines, digests, games, outbox
 from workers.celery_app import celery, flask_app
 
 log = logging.getLogger("whistlestop.tasks")
@@ -35,7 +35,7 @@ TRANSIENT_DB_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.Ti
 # The cap must stay below BROKER_VISIBILITY_TIMEOUT: a retry waits in the worker unacknowledged.
 RETRY_BACKOFF_MAX = 120
 # A mail server that is down or answers 4xx, or another run sending the same mail right now.
-MAIL_RETRY = (smtp.TemporaryFailure, delivery.Busy)
+MAIL_RETRY = (smtp.TemporaryFailure, delivery.Busy, webhooks.WebhookRetry)
 RETRIES = dict(autoretry_for=TRANSIENT_DB_ERRORS, retry_backoff=True,
                retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=10)
 
@@ -69,9 +69,13 @@ def notify(message_id: int) -> str | None:
     answers 4xx makes the task retry with backoff; after the retries the relay sends the row
     again. Returns "sent", "duplicate" (consumed already) or None (no such row)."""
     cfg = current_app.config
-    return delivery.deliver(db.get_engine(), message_id, MailSettings.from_config(cfg),
-                            smtp.SmtpSettings.from_config(cfg),
-                            lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]))
+    engine, settings = db.get_engine(), MailSettings.from_config(cfg)
+    # The same notifications go to the recipients' webhooks, before the row is consumed: a
+    # webhook down (WebhookRetry) retries the task, and the relay sends the row again later.
+    return delivery.deliver(engine, message_id, settings, smtp.SmtpSettings.from_config(cfg),
+                            lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]),
+                            before_consumed=lambda: webhooks.deliver(
+                                engine, message_id, settings, float(cfg["WEBHOOK_TIMEOUT"])))
 
 
 @celery.task(name="whistlestop.handle_reply", ignore_result=True, **RETRIES)
@@ -95,6 +99,33 @@ def sweep_unresolved() -> int:
     still unresolved RESOLVE_SWEEP_SECONDS after its last commit (run by beat that often)."""
     return outbox.republish_unresolved(db.get_engine(),
                                        float(current_app.config["RESOLVE_SWEEP_SECONDS"]))
+
+
+@celery.task(name="whistlestop.sweep_deadlines", ignore_result=True)
+def sweep_deadlines() -> int:
+    """Send the reminders due and act on the deadlines passed (run by beat every
+    DEADLINE_SWEEP_SECONDS); returns how many games it looked at."""
+    engine = db.get_engine()
+    now = utcnow()
+    with Session(engine) as session:
+        due = deadlines.due(session, now)
+    for game_id in due:
+        try:
+            deadlines.ring(engine, game_id, now)
+        except TRANSIENT_DB_ERRORS:
+            log.exception("deadline of game %s: will be tried at the next sweep", game_id)
+        outbox.publish_written(engine)
+    return len(due)
+
+
+@celery.task(name="whistlestop.write_digests", ignore_result=True)
+def write_digests() -> int:
+    """Write today's digest of every user who asked for one, once a day from DIGEST_HOUR UTC
+    (run by beat every DIGEST_SWEEP_SECONDS); returns how many were written."""
+    engine = db.get_engine()
+    written = digests.write_due(engine, utcnow(), int(current_app.config["DIGEST_HOUR"]))
+    outbox.publish_written(engine)
+    return written
 
 
 # --- worker signals -----------------------------------------------------------------------

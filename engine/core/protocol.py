@@ -52,6 +52,14 @@ class GameState:
     def prompt(self, seat) -> str:
         raise NotImplementedError
 
+    def default_action(self, seat) -> str:
+        """The safe default for ``seat``'s decision when its deadline passes (games refine it)."""
+        return self.legal_actions(seat)[0]
+
+    def asks(self, seat) -> dict | None:
+        """What kind of decision ``seat`` has now: {"step": name, ...} or None (games refine it)."""
+        return {"step": "decision"} if seat in self.active() else None
+
     def view(self, seat) -> dict:
         raise NotImplementedError
 

@@ -47,7 +47,8 @@ def open_game(data):
     user = auth.current_user()
     with db.session() as session:
         game, codes = lobby.open_game(session, user, data["game_type"], data["options"],
-                                      data["seats"], public=data["public"])
+                                      data["seats"], public=data["public"],
+                                      timing=data["timing"])
         body = {"game": present.game_body(session, game, user), "invitations": codes}
     return _published(body)
 

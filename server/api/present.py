@@ -60,6 +60,10 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
         "role": role(session, game, user, seat),
         "your_seat": seat,
         "your_move": games.your_move(session, game, seat) if seat else False,
+        "timing": {"decision_hours": game.decision_hours,
+                   "reminder_hours": list(game.reminder_hours or []),
+                   "on_deadline": game.on_deadline},
+        "deadline_at": game.deadline_at if game.status == "active" else None,
     }
     if view:
         body["view"] = games.view_for(session, game.id, seat) if game.state else None

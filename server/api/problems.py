@@ -48,6 +48,9 @@ TYPES: dict[str, tuple[int, str, str]] = {
     "malformed-action": (422, "Malformed action",
                          "The text is not an action in the game's notation; legal_actions "
                          "lists what would be accepted."),
+    "invalid-standing-order": (422, "Invalid standing order",
+                               "The standing order cannot be filed; detail says why and what "
+                               "would do."),
     "invalid-options": (422, "Invalid game, options or seat",
                         "The game type, options or seats asked for are not ones the game has."),
     "idempotency-key-reused": (422, "Idempotency-Key reused",

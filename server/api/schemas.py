@@ -84,6 +84,21 @@ class OptionsSchema(ma.Schema):
     restricted_positioning = fields.Boolean()
 
 
+class TimingSchema(ma.Schema):
+    """Time limits (all optional): hours per decision (0: none), reminders (hours before the
+    deadline) and what a missed deadline does."""
+
+    decision_hours = fields.Integer(validate=validate.Range(min=0, max=24 * 60),
+                                    metadata={"description": "Default 72; 0: no time limit"})
+    reminder_hours = fields.List(fields.Integer(validate=validate.Range(min=1)),
+                                 validate=validate.Length(max=5),
+                                 metadata={"description": "Default [24]"})
+    on_deadline = fields.String(validate=validate.OneOf(["default", "forfeit"]),
+                                metadata={"description": "default: the seat's filed default "
+                                          "order, else the safe default; forfeit: the seat "
+                                          "loses"})
+
+
 class NewGameSchema(ma.Schema):
     game_type = fields.String(required=True, validate=validate.OneOf(engine.games()))
     options = fields.Nested(OptionsSchema, load_default=dict)
@@ -93,6 +108,7 @@ class NewGameSchema(ma.Schema):
                         metadata={"description": "Every seat: the email invited to it, or "
                                                  "null (anybody with its code may take it)"})
     public = fields.Boolean(load_default=False)
+    timing = fields.Nested(TimingSchema, load_default=dict)
 
 
 class GamesQuerySchema(ma.Schema):
@@ -124,6 +140,10 @@ class GameSummarySchema(ma.Schema):
                                                   "visitor"})
     your_seat = fields.String(allow_none=True)
     your_move = fields.Boolean()
+    timing = fields.Dict(metadata={"description": "decision_hours, reminder_hours, "
+                                                  "on_deadline"})
+    deadline_at = UTCDateTime(allow_none=True, metadata={
+        "description": "When the current decision's time runs out (null: no time limit)"})
 
 
 class GameSchema(GameSummarySchema):
@@ -175,6 +195,24 @@ class LogSchema(ma.Schema):
 
 
 # --- orders -------------------------------------------------------------------------------
+class StandingOrdersSchema(ma.Schema):
+    """A seat's standing orders; "ask" (or null) means none: the server asks."""
+
+    seat = fields.String(dump_only=True)
+    trigger = fields.String(allow_none=True,
+                            validate=validate.OneOf(["never", "always", "helps_me", "ask"]),
+                            metadata={"description": "Trigger the event of a card your "
+                                      "opponent plays for CP: never, always, helps_me (a card "
+                                      "with your candidate's icon or both), or ask"})
+    second_place = fields.String(allow_none=True,
+                                 validate=validate.OneOf(["momentum", "endorsement", "ask"]),
+                                 metadata={"description": "The second-place issue award"})
+    deadline_default = fields.List(fields.String(validate=validate.Length(min=1, max=200)),
+                                   allow_none=True, validate=validate.Length(max=10),
+                                   metadata={"description": "Order lines for your next missed "
+                                             "deadline: the first legal then is applied, once"})
+
+
 class OrderSchema(ma.Schema):
     step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                           metadata={"description": "The step the order answers"})

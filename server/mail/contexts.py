@@ -6,13 +6,45 @@ seats are in the recipient's language (`terms`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from datetime import date, datetime, timezone
+from typing import Callable, Iterable
+
+from babel.dates import (format_date, format_datetime, get_date_format, get_datetime_format,
+                         get_time_format)
 
 from server.mail import summary_tmotp
+from server.mail.render import gettext, supported
 from server.mail.terms import terms
 
 # Longer lists of legal orders (a Campaigning allocation can have hundreds) point to the page.
 MAX_LISTED = 20
+
+# Which statuses of an order by reply were taken (order_received); any other status is a
+# refusal (order_refused: stale, malformed, illegal, over, empty, ...).
+RECEIVED = ("applied", "sealed", "standing")
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction; translated where it is used (``gettext``)."""
+    return message
+
+
+# The rule an order given without asking followed (AutoOrder.source, AutoOrder.rule), in words.
+RULES = {
+    ("standing", "trigger:never"):
+        N_("your standing order: never trigger the event of a card your opponent plays"),
+    ("standing", "trigger:always"):
+        N_("your standing order: always trigger the event when you can"),
+    ("standing", "trigger:helps_me"):
+        N_("your standing order: trigger only events that help you"),
+    ("standing", "second_place:momentum"):
+        N_("your standing order: take a Momentum marker for the second-place Issue"),
+    ("standing", "second_place:endorsement"):
+        N_("your standing order: take an Endorsement card for the second-place Issue"),
+    ("filed", None): N_("your filed default order, applied when the deadline passed"),
+    ("default", None): N_("the safe default, applied when the deadline passed"),
+    ("forfeit", None): N_("the deadline passed: you forfeited the game"),
+}
 
 
 @dataclass(frozen=True)
@@ -35,72 +67,201 @@ class Links:
         return f"{self.base_url}/games/{game_id}/join"
 
 
-def _common(game_id: int, seat: str | None, player_name: str, locale: str, links: Links) -> dict:
+def _common(game_id: int, seat: str | None, player_name: str, locale: str, links: Links,
+            preferences_url: str | None = None) -> dict:
+    """``preferences_url``: the recipient's signed preferences link (links.preferences_url),
+    when the mail goes to a user; else the plain page, which asks them to log in."""
     return {"game_id": game_id, "player_name": player_name, "locale": locale,
             "seat_name": terms(locale)["seats"].get(seat, seat or ""),
-            "game_url": links.game(game_id), "preferences_url": links.preferences()}
+            "game_url": links.game(game_id),
+            "preferences_url": preferences_url or links.preferences()}
+
+
+def rule_text(source: str, rule: str | None, locale: str) -> str:
+    """The rule an order given for the seat followed, in the recipient's words."""
+    message = RULES.get((source, rule)) or RULES.get((source, None))
+    return gettext(message, locale) if message else (rule or source)
+
+
+def described(rows: Iterable[dict], locale: str) -> list[dict]:
+    """The orders the server gave for the seat without asking (AutoOrder rows not yet mailed,
+    oldest first), each with its rule in words."""
+    return [{"actions": list(row.get("actions") or []), "source": row["source"],
+             "rule": row.get("rule") or "",
+             "text": rule_text(row["source"], row.get("rule"), locale)} for row in rows]
+
+
+def when(moment: datetime, locale: str) -> str:
+    """A moment as a date and time in UTC, written the locale's way (Babel): the locale's long
+    date and short time, joined as the locale joins them, and "UTC"."""
+    loc = supported(locale)
+    pattern = (get_datetime_format("long", locale=loc)
+               .replace("{1}", get_date_format("long", locale=loc).pattern)
+               .replace("{0}", get_time_format("short", locale=loc).pattern + " z"))
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return format_datetime(moment, pattern, tzinfo=timezone.utc, locale=loc)
+
+
+def deadline(moment: datetime | None, now: datetime, locale: str) -> dict | None:
+    """{"when": the date and time, "hours": whole hours left (0 when less than one)}."""
+    if moment is None:
+        return None
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+    left = (moment - now).total_seconds()
+    return {"when": when(moment, locale), "hours": max(0, round(left / 3600))}
 
 
 def your_decision(game_id: int, seat: str, step: int, view: dict, player_name: str,
                   locale: str, links: Links, notes_seen: int = 0,
-                  choice_url: Callable[[str], str] | None = None) -> dict:
+                  choice_url: Callable[[str], str] | None = None,
+                  auto_orders: Iterable[dict] = (), preferences_url: str | None = None) -> dict:
     """``choice_url(action)``: the signed link that commits the action (after a confirmation
-    page), or None when the mail carries none."""
+    page), or None when the mail carries none. ``auto_orders``: [{"actions", "source",
+    "rule"}], what the server did for the seat without asking since its last mail."""
     legal = list(view["legal_actions"])
-    return {**_common(game_id, seat, player_name, locale, links),
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
             "step": step, "prompt": view["prompt"], "legal_actions": legal,
             "choices": [{"action": a, "url": choice_url(a) if choice_url else None}
                         for a in legal[:MAX_LISTED]],
             "simultaneous": len(view.get("active", [])) > 1, "max_listed": MAX_LISTED,
             "summary": summary_tmotp.summary(view, seat, notes_seen, locale),
-            "notation_url": links.notation(view["game"])}
+            "notation_url": links.notation(view["game"]),
+            "auto_orders": described(auto_orders, locale)}
+
+
+def reminder(game_id: int, seat: str, step: int, view: dict, player_name: str, locale: str,
+             links: Links, deadline_at: datetime | None, now: datetime, number: int, of: int,
+             fallback: dict, notes_seen: int = 0,
+             choice_url: Callable[[str], str] | None = None, auto_orders: Iterable[dict] = (),
+             preferences_url: str | None = None) -> dict:
+    """Reminder ``number`` of ``of`` of the decision at ``step``, still the seat's, before
+    ``deadline_at``. ``fallback``: what happens when the deadline passes, {"source": "forfeit"
+    | "filed" | "default", "actions": [order lines]} (the filed default order's lines, or the
+    safe default's action)."""
+    return {**your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
+                            choice_url, auto_orders, preferences_url),
+            "number": number, "of": of, "deadline": deadline(deadline_at, now, locale),
+            "fallback": {"source": fallback["source"],
+                         "actions": list(fallback.get("actions") or [])}}
+
+
+def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, player_name: str,
+                    locale: str, links: Links, actions: list[str], source: str, rule: str,
+                    step: int, asked: bool, notes_seen: int = 0,
+                    choice_url: Callable[[str], str] | None = None,
+                    auto_orders: Iterable[dict] = (), deadline_at: datetime | None = None,
+                    now: datetime | None = None, preferences_url: str | None = None) -> dict:
+    """The deadline of the decision at ``passed_step`` passed: the server applied ``actions``
+    for the seat (``source`` "filed" | "default") or the seat forfeited ("forfeit"). Then the
+    decision the seat has now (at ``step``, with its deadline) if ``asked``, else the game."""
+    if not asked:
+        view = {**view, "legal_actions": []}
+    decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
+                             choice_url if asked else None, auto_orders, preferences_url)
+    return {**decision, "passed_step": passed_step, "actions": list(actions), "source": source,
+            "rule": rule, "rule_text": rule_text(source, rule, locale), "asked": asked,
+            "deadline": (deadline(deadline_at, now or datetime.now(timezone.utc), locale)
+                         if asked else None)}
+
+
+def step_resolved(game_id: int, seat: str, step: int, view: dict, player_name: str,
+                  locale: str, links: Links, notes_seen: int = 0,
+                  auto_orders: Iterable[dict] = (), preferences_url: str | None = None) -> dict:
+    """The simultaneous step ``step`` was resolved (Campaign Strategy or Debate cards revealed)
+    and the seat is not asked anything now: what changed since its last mail, and the game."""
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
+            "step": step, "summary": summary_tmotp.summary(view, seat, notes_seen, locale),
+            "auto_orders": described(auto_orders, locale)}
+
+
+def digest(player_name: str, day: str, waiting: Iterable[dict], locale: str, links: Links,
+           now: datetime, preferences_url: str | None = None) -> dict:
+    """The daily list of the user's games waiting for a decision. ``waiting``: one entry per
+    game and seat asked, {"game_id", "seat", "step", "prompt", "legal_actions", "deadline_at",
+    "choice_url" (the signed link of an action, or None)}, from the seat's own view."""
+    seats = terms(locale)["seats"]
+    games = []
+    for entry in waiting:
+        legal = list(entry["legal_actions"])
+        url_of = entry.get("choice_url")
+        games.append({
+            "game_id": entry["game_id"], "seat_name": seats.get(entry["seat"], entry["seat"]),
+            "step": entry["step"], "prompt": entry["prompt"],
+            "choices": [{"action": a, "url": url_of(a) if url_of else None}
+                        for a in legal[:MAX_LISTED]],
+            "more": max(0, len(legal) - MAX_LISTED),
+            "deadline": deadline(entry.get("deadline_at"), now, locale),
+            "game_url": links.game(entry["game_id"])})
+    return {"player_name": player_name, "locale": locale,
+            "day": format_date(date.fromisoformat(day), "long", locale=supported(locale)),
+            "games": games, "game_url": links.base_url,
+            "preferences_url": preferences_url or links.preferences()}
 
 
 def game_started(game_id: int, seat: str, player_name: str, seed_hash: str, locale: str,
-                 links: Links) -> dict:
+                 links: Links, preferences_url: str | None = None) -> dict:
     opponent = next(s for s in summary_tmotp.SEAT_NAMES if s != seat)
-    return {**_common(game_id, seat, player_name, locale, links),
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
             "opponent": terms(locale)["seats"][opponent], "seed_hash": seed_hash}
 
 
 def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, seed: str,
-              seed_hash: str, player_name: str, locale: str, links: Links) -> dict:
+              seed_hash: str, player_name: str, locale: str, links: Links,
+              preferences_url: str | None = None) -> dict:
     result = result or {}
     winner = terms(locale)["seats"].get(result.get("winner"))
-    return {**_common(game_id, seat, player_name, locale, links),
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
             "winner": winner, "result_text": result.get("reason") or result.get("text") or "",
             "seed": seed, "seed_hash": seed_hash, "replay_url": links.replay(game_id),
             "summary": summary_tmotp.summary(view, seat, len(view.get("notes", [])), locale)}
 
 
 def seat_joined(game_id: int, seat: str | None, player_name: str, joined_name: str,
-                joined_seat: str, all_seated: bool, locale: str, links: Links) -> dict:
-    return {**_common(game_id, seat, player_name, locale, links),
+                joined_seat: str, all_seated: bool, locale: str, links: Links,
+                preferences_url: str | None = None) -> dict:
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
             "joined_name": joined_name,
             "joined_seat": terms(locale)["seats"].get(joined_seat, joined_seat),
             "all_seated": all_seated}
 
 
-def invitation(game_id: int, seat: str, host_name: str, locale: str, links: Links) -> dict:
-    return {**_common(game_id, seat, "", locale, links), "host_name": host_name,
-            "join_url": links.join(game_id)}
+def invitation(game_id: int, seat: str, host_name: str, locale: str, links: Links,
+               preferences_url: str | None = None) -> dict:
+    """``preferences_url``: only when the address has an account (else the plain page)."""
+    return {**_common(game_id, seat, "", locale, links, preferences_url),
+            "host_name": host_name, "join_url": links.join(game_id)}
+
+
+def order_kind(status: str) -> str:
+    """The template of the answer to an order by reply: "order_received" (applied, sealed) or
+    "order_refused" (any other status)."""
+    return "order_received" if status in RECEIVED else "order_refused"
 
 
 def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: str,
                  links: Links, answer: dict, step: int, notes_seen: int = 0,
-                 choice_url: Callable[[str], str] | None = None) -> dict:
-    """The answer to an order by reply: ``answer`` holds the lines read, the status (applied,
-    sealed, stale, illegal, malformed, over, empty), what was applied, the reason and the legal
-    orders; then the seat's decision now (``step``), as a decision mail shows it."""
+                 choice_url: Callable[[str], str] | None = None,
+                 preferences_url: str | None = None) -> dict:
+    """The answer to an order by reply, for either template (``order_kind``): ``answer`` holds
+    the lines read, the status (applied, sealed, stale, illegal, malformed, over, empty), what
+    was applied, the reason and the legal orders; then the seat's decision now (``step``), as a
+    decision mail shows it."""
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
-                             choice_url)
+                             choice_url, preferences_url=preferences_url)
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
             "applied": list(answer.get("applied", [])), "reason": answer.get("reason") or "",
             "legal": list(answer.get("legal", [])),
+            "standing": list(answer.get("standing") or []),
             "answered_step": answer.get("answered_step"),
             "prompt": view["prompt"] if view["legal_actions"] else None}
 
 
-def reply_unknown(player_name: str, address: str, locale: str, links: Links) -> dict:
+order_received = order_refused = order_answer
+
+
+def reply_unknown(player_name: str, address: str, locale: str, links: Links,
+                  preferences_url: str | None = None) -> dict:
     return {"player_name": player_name, "address": address, "locale": locale,
-            "game_url": links.base_url, "preferences_url": links.preferences()}
+            "game_url": links.base_url,
+            "preferences_url": preferences_url or links.preferences()}

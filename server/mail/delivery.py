@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Callable
 
 from sqlalchemy import delete, update
 from sqlalchemy.engine import Engine
@@ -23,8 +24,8 @@ from sqlmodel import Session, select
 from server import db
 from server.mail import compose, recipients, render, smtp
 from server.mail.recipients import Envelope, MailSettings
-from server.models import MailSent, OutboxMessage, Seat, aware, utcnow
-from server.services import outbox
+from server.models import AutoOrder, MailSent, OutboxMessage, Seat, aware, utcnow
+from server.services import links, outbox
 
 log = logging.getLogger("whistlestop.mail")
 
@@ -36,8 +37,12 @@ class Busy(Exception):
 
 
 def deliver(engine: Engine, message_id: int, settings: MailSettings,
-            transport: smtp.SmtpSettings, lease: float = LEASE) -> str | None:
+            transport: smtp.SmtpSettings, lease: float = LEASE,
+            before_consumed: Callable[[], None] | None = None) -> str | None:
     """Send what the outbox row ``message_id`` calls for; then mark the row consumed.
+
+    ``before_consumed()`` runs after the mails, before the row is marked consumed (the
+    webhooks): if it raises, the row stays unconsumed and is sent again, mails skipped.
 
     Returns "sent" (n mails), "duplicate" (the row was consumed already), or None (no such
     row). Raises smtp.TemporaryFailure (retry later) or Busy.
@@ -70,6 +75,8 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
                 continue
             _done(engine, message_id, envelope, "sent", None)
             sent += 1
+    if before_consumed is not None:
+        before_consumed()
     with Session(engine) as session:
         outbox.mark_delivered(session, message_id)
         session.commit()
@@ -86,7 +93,10 @@ def _message(message_id: int, envelope: Envelope, settings: MailSettings, tag: s
         sender_name=settings.sender_name,
         msg_id=_msgid(message_id, envelope.recipient, settings, tag),
         thread=thread, reply_to=recipients.reply_to(settings, envelope),
-        unsubscribe_url=settings.links.preferences(), unsubscribe_mailto=None,
+        unsubscribe_url=(links.preferences_url(settings.secret, settings.base_url,
+                                               envelope.user_id)
+                         if envelope.user_id is not None else settings.links.preferences()),
+        unsubscribe_mailto=None,
         list_id=f"Whistlestop games <games.{settings.domain}>", date=utcnow())
 
 
@@ -149,4 +159,8 @@ def _done(engine: Engine, message_id: int, envelope: Envelope, status: str,
             session.execute(update(Seat).where(Seat.game_id == envelope.game_id,
                                                Seat.seat == envelope.seat)
                             .values(notes_mailed=envelope.notes_shown))
+        if status == "sent" and envelope.auto_orders:
+            session.execute(update(AutoOrder).where(AutoOrder.id.in_(envelope.auto_orders),
+                                                    AutoOrder.mailed_at.is_(None))
+                            .values(mailed_at=utcnow()))
         session.commit()

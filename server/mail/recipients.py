@@ -1,9 +1,14 @@
 """Who gets which mail for an outbox row, and what it says: the envelopes of a notification.
 
 Read from the database in the sending task, never earlier, so a mail says what is true when it
-goes out. A "your decision" mail for a step that has moved on (the seat acted on the web, or
-the step was resolved) is not sent at all: a mail asking a question that is already answered
-costs the player a round trip for nothing.
+goes out. A "your decision" mail (or a reminder) for a step that has moved on (the seat acted on
+the web, or the step was resolved) is not sent at all: a mail asking a question that is already
+answered costs the player a round trip for nothing.
+
+Every mail is built from the recipient seat's own view (``view(seat)``), never the state. The
+orders the server gave for a seat without asking (AutoOrder rows not yet mailed) are listed in
+the seat's next decision, reminder, deadline or resolution mail; ``Envelope.auto_orders`` names
+them, and delivery marks them mailed with the mail.
 """
 
 from __future__ import annotations
@@ -14,9 +19,8 @@ import engine.core as game_engine
 from sqlmodel import Session, select
 
 from server.mail import contexts, reply_address
-from server.models import Game, OutboxMessage, Seat, User
+from server.models import AutoOrder, Game, OutboxMessage, Seat, StandingOrder, User, utcnow
 from server.services import games, links, users
-
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ class MailSettings:
 @dataclass(frozen=True)
 class Envelope:
     """One mail to write: to whom, in which language, from which template and context."""
-    recipient: str  # the seat, or "invite:<address>"
+    recipient: str  # the seat, "invite:<address>", "user:<id>" or "digest:<id>"
     address: str
     locale: str
     kind: str
@@ -49,8 +53,9 @@ class Envelope:
     game_id: int | None = None
     seat: str | None = None  # the thread (one per game and seat) and the reply address
     user_id: int | None = None
-    notes_shown: int | None = None  # a decision mail: the seat's notes it has now shown
+    notes_shown: int | None = None  # the seat's notes the mail has now shown (Seat.notes_mailed)
     step: int | None = None  # the step the mail asks about, if it asks the seat to decide
+    auto_orders: tuple[int, ...] = ()  # AutoOrder ids the mail tells of (marked mailed when sent)
 
 
 def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> list[Envelope]:
@@ -69,16 +74,50 @@ def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | No
     return next(((s, u) for s, u in _seated(session, game_id) if s.seat == seat), (None, None))
 
 
+# Mails a digest reader does not get one by one: the digest lists the games waiting instead.
+PER_DECISION = ("your_decision", "step_resolved")
+
+
 def _wants(user: User, kind: str) -> bool:
     """Whether the user's preference lets this kind of mail through: "none" stops every mail
-    about games, "digest" the per-decision ones (the digest lists them instead)."""
+    about games, "digest" the per-decision ones (the digest lists them instead); the digest
+    itself goes only to those who chose it. Reminders and passed deadlines reach "every" and
+    "digest" readers alike: a deadline may fall between two digests."""
     if user.mail_mode == "none":
         return False
-    return not (user.mail_mode == "digest" and kind == "your_decision")
+    if kind == "digest":
+        return user.mail_mode == "digest"
+    return not (user.mail_mode == "digest" and kind in PER_DECISION)
 
 
 def _name(user: User | None) -> str:
     return (user.display_name or user.email.split("@")[0]) if user else ""
+
+
+def _preferences(settings: MailSettings, user: User | None) -> str | None:
+    """The recipient's signed preferences link (None: no account, the plain page)."""
+    if user is None or user.id is None:
+        return None
+    return links.preferences_url(settings.secret, settings.base_url, user.id)
+
+
+def _unmailed(session: Session, game_id: int, seat: str) -> list[AutoOrder]:
+    """The orders given for the seat without asking that no mail has told of yet, oldest
+    first."""
+    return list(session.exec(select(AutoOrder).where(
+        AutoOrder.game_id == game_id, AutoOrder.seat == seat, AutoOrder.mailed_at.is_(None))
+        .order_by(AutoOrder.created_at, AutoOrder.id)).all())
+
+
+def _told(rows: list[AutoOrder]) -> list[dict]:
+    return [{"actions": list(r.actions or []), "source": r.source, "rule": r.rule}
+            for r in rows]
+
+
+def _choice_url(settings: MailSettings, game: Game, seat: str, step: int, user: User,
+                notes: int):
+    return links.choice_url(settings.secret, settings.base_url, game.id, seat, step, user.id,
+                            notes)
 
 
 def _your_decision(session, payload, settings) -> list[Envelope]:
@@ -92,17 +131,146 @@ def _your_decision(session, payload, settings) -> list[Envelope]:
         return []
     view = game_engine.from_dict(game.state).view(seat_name)
     notes = len(view.get("notes", []))
+    auto = _unmailed(session, game.id, seat_name)
     context = contexts.your_decision(
         game.id, seat_name, step, view, _name(user), user.locale, settings.links,
-        notes_seen=seat.notes_mailed, choice_url=links.choice_url(
-            settings.secret, settings.base_url, game.id, seat_name, step, user.id, notes))
+        notes_seen=seat.notes_mailed,
+        choice_url=_choice_url(settings, game, seat_name, step, user, notes),
+        auto_orders=_told(auto), preferences_url=_preferences(settings, user))
     return [Envelope(seat_name, user.email, user.locale, "your_decision", context, game.id,
-                     seat_name, user.id, notes_shown=notes, step=step)]
+                     seat_name, user.id, notes_shown=notes, step=step,
+                     auto_orders=tuple(a.id for a in auto))]
+
+
+def _fallback(session: Session, game: Game, seat: str, state) -> dict:
+    """What happens to the seat's decision when its deadline passes: the game's forfeit, the
+    seat's filed default order (StandingOrder "deadline_default": order lines, the first legal
+    one is applied), or the engine's safe default."""
+    if game.on_deadline == "forfeit":
+        return {"source": "forfeit", "actions": []}
+    filed = session.exec(select(StandingOrder.value).where(
+        StandingOrder.game_id == game.id, StandingOrder.seat == seat,
+        StandingOrder.kind == "deadline_default")).first()
+    if isinstance(filed, str):
+        filed = [filed]
+    if filed:
+        return {"source": "filed", "actions": [str(line) for line in filed]}
+    return {"source": "default", "actions": [state.default_action(seat)]}
+
+
+def _reminder(session, payload, settings) -> list[Envelope]:
+    """A reminder of a decision still open before its deadline: only while the game is at that
+    step and the seat is asked (else the decision is answered, and there is nothing to
+    remind)."""
+    game = session.get(Game, payload["game_id"])
+    seat_name, step = payload["seat"], payload["step"]
+    if game is None or game.step != step or not games.your_move(session, game, seat_name):
+        return []
+    seat, user = _seat_and_user(session, game.id, seat_name)
+    if user is None or not _wants(user, "reminder"):
+        return []
+    state = game_engine.from_dict(game.state)
+    view = state.view(seat_name)
+    notes = len(view.get("notes", []))
+    auto = _unmailed(session, game.id, seat_name)
+    context = contexts.reminder(
+        game.id, seat_name, step, view, _name(user), user.locale, settings.links,
+        game.deadline_at, utcnow(), int(payload.get("number", 1)), int(payload.get("of", 1)),
+        _fallback(session, game, seat_name, state), notes_seen=seat.notes_mailed,
+        choice_url=_choice_url(settings, game, seat_name, step, user, notes),
+        auto_orders=_told(auto), preferences_url=_preferences(settings, user))
+    return [Envelope(seat_name, user.email, user.locale, "reminder", context, game.id,
+                     seat_name, user.id, notes_shown=notes, step=step,
+                     auto_orders=tuple(a.id for a in auto))]
+
+
+def _deadline_passed(session, payload, settings) -> list[Envelope]:
+    """The deadline of a decision passed and the server acted for the seat (or the seat
+    forfeited): always told (unless the player wants no mail at all), with the decision the
+    seat has now, if any."""
+    game = session.get(Game, payload["game_id"])
+    seat_name = payload["seat"]
+    if game is None or not game.state:
+        return []
+    seat, user = _seat_and_user(session, game.id, seat_name)
+    if user is None or not _wants(user, "deadline_passed"):
+        return []
+    view = game_engine.from_dict(game.state).view(seat_name)
+    notes = len(view.get("notes", []))
+    asked = games.your_move(session, game, seat_name)
+    auto = _unmailed(session, game.id, seat_name)
+    # The order this mail is about is told in its own words, not again in the list.
+    others = [a for a in auto
+              if not (a.step == payload["step"] and a.source == payload["source"])]
+    context = contexts.deadline_passed(
+        game.id, seat_name, payload["step"], view, _name(user), user.locale, settings.links,
+        list(payload.get("actions") or []), payload["source"], payload.get("rule") or "",
+        game.step, asked, notes_seen=seat.notes_mailed,
+        choice_url=(_choice_url(settings, game, seat_name, game.step, user, notes)
+                    if asked else None),
+        auto_orders=_told(others), deadline_at=game.deadline_at, now=utcnow(),
+        preferences_url=_preferences(settings, user))
+    return [Envelope(seat_name, user.email, user.locale, "deadline_passed", context, game.id,
+                     seat_name, user.id, notes_shown=notes, step=game.step if asked else None,
+                     auto_orders=tuple(a.id for a in auto))]
+
+
+def _step_resolved(session, payload, settings) -> list[Envelope]:
+    """A simultaneous step was resolved (Campaign Strategy or Debate cards revealed): what
+    changed, to every seat not asked anything now (a seat that is asked gets a decision mail,
+    which says what changed)."""
+    game = session.get(Game, payload["game_id"])
+    if game is None or game.status != "active" or not game.state:
+        return []
+    state = game_engine.from_dict(game.state)
+    found = []
+    for seat, user in _seated(session, game.id):
+        if not _wants(user, "step_resolved") or games.your_move(session, game, seat.seat):
+            continue
+        view = state.view(seat.seat)
+        notes = len(view.get("notes", []))
+        auto = _unmailed(session, game.id, seat.seat)
+        context = contexts.step_resolved(
+            game.id, seat.seat, payload["step"], view, _name(user), user.locale,
+            settings.links, notes_seen=seat.notes_mailed, auto_orders=_told(auto),
+            preferences_url=_preferences(settings, user))
+        found.append(Envelope(seat.seat, user.email, user.locale, "step_resolved", context,
+                              game.id, seat.seat, user.id, notes_shown=notes,
+                              auto_orders=tuple(a.id for a in auto)))
+    return found
+
+
+def _digest(session, payload, settings) -> list[Envelope]:
+    """The day's digest of a user who chose it: every active game where one of their seats is
+    asked something now; no mail when none is."""
+    user = session.get(User, payload["user_id"])
+    if user is None or not _wants(user, "digest"):
+        return []
+    waiting = []
+    for seat, game in session.exec(select(Seat, Game).join(Game, Game.id == Seat.game_id)
+                                   .where(Seat.user_id == user.id, Game.status == "active")
+                                   .order_by(Game.id, Seat.id)).all():
+        if not games.your_move(session, game, seat.seat):
+            continue
+        view = game_engine.from_dict(game.state).view(seat.seat)
+        notes = len(view.get("notes", []))
+        waiting.append({"game_id": game.id, "seat": seat.seat, "step": game.step,
+                        "prompt": view["prompt"], "legal_actions": list(view["legal_actions"]),
+                        "deadline_at": game.deadline_at,
+                        "choice_url": _choice_url(settings, game, seat.seat, game.step, user,
+                                                  notes)})
+    if not waiting:
+        return []
+    context = contexts.digest(_name(user), payload["day"], waiting, user.locale, settings.links,
+                              utcnow(), preferences_url=_preferences(settings, user))
+    return [Envelope(f"digest:{user.id}", user.email, user.locale, "digest", context, None,
+                     None, user.id)]
 
 
 def _order_answer(session, payload, settings) -> list[Envelope]:
     """The answer to an order by reply: always sent (the player is waiting for it, whatever
-    their mail preference), with the decision the seat has now."""
+    their mail preference), with the decision the seat has now. Its template says what was
+    done (order_received: applied or sealed) or why nothing was (order_refused)."""
     game = session.get(Game, payload["game_id"])
     seat_name = payload["seat"]
     seat, user = _seat_and_user(session, payload["game_id"], seat_name)
@@ -115,10 +283,12 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
         view = {**view, "legal_actions": []}
     context = contexts.order_answer(
         game.id, seat_name, view, _name(user), user.locale, settings.links, payload, game.step,
-        notes_seen=seat.notes_mailed, choice_url=links.choice_url(
-            settings.secret, settings.base_url, game.id, seat_name, game.step, user.id, notes))
-    return [Envelope(seat_name, user.email, user.locale, "order_answer", context, game.id,
-                     seat_name, user.id, notes_shown=notes, step=game.step if asked else None)]
+        notes_seen=seat.notes_mailed,
+        choice_url=_choice_url(settings, game, seat_name, game.step, user, notes),
+        preferences_url=_preferences(settings, user))
+    return [Envelope(seat_name, user.email, user.locale, contexts.order_kind(payload["status"]),
+                     context, game.id, seat_name, user.id, notes_shown=notes,
+                     step=game.step if asked else None)]
 
 
 def _reply_unknown(session, payload, settings) -> list[Envelope]:
@@ -127,7 +297,8 @@ def _reply_unknown(session, payload, settings) -> list[Envelope]:
         return []
     return [Envelope(f"user:{user.id}", user.email, user.locale, "reply_unknown",
                      contexts.reply_unknown(_name(user), payload["address"], user.locale,
-                                            settings.links), None, None, user.id)]
+                                            settings.links, _preferences(settings, user)),
+                     None, None, user.id)]
 
 
 def _game_started(session, payload, settings) -> list[Envelope]:
@@ -136,7 +307,8 @@ def _game_started(session, payload, settings) -> list[Envelope]:
         return []
     return [Envelope(seat.seat, user.email, user.locale, "game_started",
                      contexts.game_started(game.id, seat.seat, _name(user), game.seed_hash,
-                                           user.locale, settings.links),
+                                           user.locale, settings.links,
+                                           _preferences(settings, user)),
                      game.id, seat.seat, user.id)
             for seat, user in _seated(session, game.id) if _wants(user, "game_started")]
 
@@ -149,7 +321,7 @@ def _game_over(session, payload, settings) -> list[Envelope]:
     return [Envelope(seat.seat, user.email, user.locale, "game_over",
                      contexts.game_over(game.id, seat.seat, state.view(seat.seat), game.result,
                                         game.seed, game.seed_hash, _name(user), user.locale,
-                                        settings.links),
+                                        settings.links, _preferences(settings, user)),
                      game.id, seat.seat, user.id)
             for seat, user in _seated(session, game.id) if _wants(user, "game_over")]
 
@@ -169,7 +341,7 @@ def _seat_joined(session, payload, settings) -> list[Envelope]:
     return [Envelope(host_seat or f"user:{host.id}", host.email, host.locale, "seat_joined",
                      contexts.seat_joined(game.id, host_seat, _name(host), _name(joined),
                                           payload["seat"], all_seated, host.locale,
-                                          settings.links),
+                                          settings.links, _preferences(settings, host)),
                      game.id, host_seat, host.id)]
 
 
@@ -186,15 +358,18 @@ def _invitation(session, payload, settings) -> list[Envelope]:
         return []
     locale = invitee.locale if invitee else "en"
     host = session.get(User, game.created_by) if game.created_by else None
+    # An address without an account gets the plain preferences page (it has nothing to set).
     return [Envelope(f"invite:{payload['email']}", payload["email"], locale, "invitation",
                      contexts.invitation(game.id, payload["seat"], _name(host), locale,
-                                         settings.links),
+                                         settings.links, _preferences(settings, invitee)),
                      game.id, None, invitee.id if invitee else None)]
 
 
 _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "game_over": _game_over, "seat_joined": _seat_joined, "invitation": _invitation,
-             "order_answer": _order_answer, "reply_unknown": _reply_unknown}
+             "order_answer": _order_answer, "reply_unknown": _reply_unknown,
+             "reminder": _reminder, "deadline_passed": _deadline_passed,
+             "step_resolved": _step_resolved, "digest": _digest}
 
 
 def reply_to(settings: MailSettings, envelope: Envelope) -> str | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 
+import engine.core as game_engine
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -27,7 +28,7 @@ from server.mail import reply_address
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, utcnow
-from server.services import outbox, play, users
+from server.services import outbox, play, standing, users
 
 log = logging.getLogger("whistlestop.replies")
 
@@ -125,10 +126,45 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         db.reading(session)
         game = session.get(Game, seat.game_id)
         current = game.step
+        state = game_engine.from_dict(game.state) if game.state else None
     step = _answered_step(engine, reply, seat)
     step = current if step is None else step
     answer = {"game_id": seat.game_id, "seat": seat.seat, "inbound_id": inbound_id,
               "lines": lines, "answered_step": step, "reply_message_id": reply.message_id}
+    # Standing orders may come in the same reply ("standing trigger helps_me"): filed with
+    # the order, in its transaction, or alone.
+    policy_lines = [line for line in lines if standing.is_reply_line(line)]
+    lines = [line for line in lines if not standing.is_reply_line(line)]
+    try:
+        policies = standing.from_reply(policy_lines)
+        for kind, value in policies.items():
+            if value not in (None, "ask", []):
+                standing.check(kind, value, state)
+    except standing.StandingOrderError as exc:
+        outcome = play.Outcome("malformed", current, reason=str(exc),
+                               legal=list(standing.REPLY_EXAMPLES))
+        _refusal(engine, inbound_id, message_id, answer, outcome, seat)
+        return "order"
+    filed = standing.describe(policies)
+
+    def file_policies(session: Session) -> None:
+        for kind, value in policies.items():
+            standing.file(session, seat.game_id, seat.seat, kind, value, state)
+
+    if policies and not lines:
+        with Session(engine) as session:
+            try:
+                _mark(session, inbound_id, message_id, {"kind": "standing"})
+                file_policies(session)
+                session.add(OutboxMessage(kind="order_answer", payload={
+                    **answer, "status": "standing", "applied": [], "reason": None,
+                    "legal": [], "step": current, "standing": filed}))
+                session.commit()
+            except AlreadyHandled:
+                session.rollback()
+                return "duplicate"
+        outbox.publish_written(engine)
+        return "order"
     if not lines:
         outcome = play.Outcome("empty", current, reason="The reply had no order above the "
                                "quoted mail.")
@@ -138,15 +174,20 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
     def before_commit(session: Session, result) -> None:
         status = "sealed" if result.sealed else "applied"
         _mark(session, inbound_id, message_id, {"kind": "order", "status": status})
+        file_policies(session)
         session.add(OutboxMessage(kind="order_answer", payload={
             **answer, "status": status, "applied": list(result.applied),
-            "reason": result.reason, "legal": list(result.legal), "step": result.step}))
+            "reason": result.reason, "legal": list(result.legal), "step": result.step,
+            "standing": filed}))
 
     try:
         outcome = play.order(seat.game_id, seat.seat, step, lines, before_commit=before_commit)
     except AlreadyHandled:
         return "duplicate"
     if not outcome.accepted:
+        if policies:
+            outcome.reason = ((outcome.reason or "") + " Nothing in the reply was done: its "
+                              "standing orders are not filed either.").strip()
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
     return "order"
 

@@ -19,8 +19,11 @@ from sqlalchemy import insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
+from datetime import datetime, timedelta
+
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.services import outbox
+from server.services.standing import Standing
 
 
 class GameNotFound(LookupError):
@@ -61,8 +64,10 @@ def _forced(state, seat) -> bool:
     return len(state.legal_actions(seat)) == 1
 
 
-def _advance(state, next_action: tuple[str, str] | None = None) -> None:
-    """Apply chance and forced decisions until somebody has a real choice or the game ends.
+def _advance(state, next_action: tuple[str, str] | None = None,
+             standing: Standing | None = None) -> None:
+    """Apply chance and forced decisions, and the seats' standing orders, until somebody has a
+    real choice or the game ends.
 
     With ``next_action`` (seat, text) it stops as soon as that action is legal, so a multi-action
     order may name a forced action itself.
@@ -78,6 +83,9 @@ def _advance(state, next_action: tuple[str, str] | None = None) -> None:
         elif all(_forced(state, seat) for seat in active):
             for seat in active:
                 state.apply(seat, state.legal_actions(seat)[0])
+        elif standing is not None and len(active) == 1 and (
+                given := standing.answer(state, active[0])) is not None:
+            state.apply(active[0], given)
         else:
             return
 
@@ -126,14 +134,37 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
                                                "step": new_step}))
 
 
-def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
-    """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise."""
+def deadline_values(game: Game, now: datetime) -> dict:
+    """The deadline of a decision asked ``now``, its first alarm (the first reminder, or the
+    deadline itself) and no reminders sent yet; no deadline when the game has no time limit."""
+    if not game.decision_hours:
+        return {"deadline_at": None, "alarm_at": None, "reminders_sent": 0}
+    deadline = now + timedelta(hours=game.decision_hours)
+    return {"deadline_at": deadline, "alarm_at": next_alarm(game, deadline, 0),
+            "reminders_sent": 0}
+
+
+MAX_REMINDERS = 5
+
+
+def next_alarm(game: Game, deadline: datetime, sent: int) -> datetime:
+    """When the sweeper must next look at the game: reminder ``sent`` + 1, or the deadline."""
+    before = sorted((h for h in game.reminder_hours or [] if 0 < h < game.decision_hours),
+                    reverse=True)
+    return deadline - timedelta(hours=before[sent]) if sent < len(before) else deadline
+
+
+def _compare_and_set(session: Session, game: Game, step: int, state,
+                     now: datetime | None = None) -> int:
+    """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise.
+    Each new decision gets its deadline, counted from ``now`` (default: the clock's now)."""
     # state.s is plain JSON data by the engine's contract: serialized once, by the column.
-    values = {"step": step + 1, "state": state.s, "status": "active",
-              "updated_at": utcnow()}
+    now = now or utcnow()
+    values = {"step": step + 1, "state": state.s, "status": "active", "updated_at": now,
+              **deadline_values(game, now)}
     if not state.active():
         outcome = state.outcome()
-        values.update(status="finished", finished_at=utcnow(),
+        values.update(status="finished", finished_at=now, deadline_at=None, alarm_at=None,
                       result=outcome.to_dict() if outcome else None)
     # synchronize_session=False: the Game object in the session is not refreshed in place
     # (callers use the returned step; an ORM-evaluated update costs more than the write).
@@ -146,7 +177,8 @@ def _compare_and_set(session: Session, game: Game, step: int, state) -> int:
         current = session.get(Game, game.id)
         raise StaleStep(current.step, _prompt(current, None))
     # Bring the session's Game up to date without another write or read.
-    for name in ("step", "state", "status", "result"):
+    for name in ("step", "state", "status", "result", "deadline_at", "alarm_at",
+                 "reminders_sent"):
         if name in values:
             set_committed_value(game, name, values[name])
     return step + 1
@@ -166,16 +198,19 @@ def _get_game(session: Session, game_id: int) -> Game:
 # --- public API ---------------------------------------------------------------------------
 def create_game(session: Session, game_type: str, options: dict | None,
                 seats: dict[str, int | None], seed: str | None = None,
-                public: bool = False, created_by: int | None = None) -> Game:
+                public: bool = False, created_by: int | None = None,
+                timing: dict | None = None) -> Game:
     """Create and start a game whose seats are already known (operators and tests; players go
-    through lobby.open_game / join_game / start_game)."""
+    through lobby.open_game / join_game / start_game). ``timing``: decision_hours,
+    reminder_hours, on_deadline, checked by lobby.check_timing (default: the model's)."""
     seed = seed if seed is not None else secrets.token_hex(16)
     options = dict(options or {})
     names = engine.new_game(game_type, seed=seed, options=options).seats
     if set(seats) != set(names):
         raise engine.OptionsError(f"The seats of {game_type} are {', '.join(names)}.")
     game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,
-                seed_hash=sha256_hex(seed), public=public, created_by=created_by)
+                seed_hash=sha256_hex(seed), public=public, created_by=created_by,
+                **(timing or {}))
     try:
         session.add(game)
         session.flush()
@@ -193,8 +228,10 @@ def start(session: Session, game: Game) -> Game:
     """Start an open game: draw the opening chance, make forced choices, tell the first seats."""
     try:
         state = engine.new_game(game.game_type, seed=game.seed, options=dict(game.options))
-        _advance(state)
+        standing = Standing(session, game.id)
+        _advance(state, standing=standing)
         new_step = _compare_and_set(session, game, game.step, state)
+        standing.record(game.step)
         _write_progress(session, game, state, 0, new_step)
         session.add(OutboxMessage(kind="game_started", payload={"game_id": game.id}))
         session.commit()
@@ -207,21 +244,31 @@ def start(session: Session, game: Game) -> Game:
 
 def submit_order(session: Session, game_id: int, seat: str, step: int,
                  actions: list[str], *,
-                 before_commit: Callable[[Session, OrderResult], None] | None = None
-                 ) -> OrderResult:
+                 before_commit: Callable[[Session, OrderResult], None] | None = None,
+                 then: Callable[[object, str], str | None] | None = None,
+                 now: datetime | None = None) -> OrderResult:
     """Apply a sequential order now, or store a simultaneous one sealed until its step resolves.
 
     ``before_commit(session, result)`` runs in the order's transaction just before it commits
     (the API stores the idempotent answer there); if it raises, nothing is committed.
+    ``then(state, seat)``: after the listed actions, while the seat is still the only one to
+    decide (the rest of what it started: Campaigning after a card played for CP, an event's
+    choices), the next action to apply for it, or None to stop (deadline defaults).
+    ``now``: the moment of the order (the deadline sweeper's clock), default the clock's now.
     """
     try:
-        return _submit(session, game_id, seat, step, list(actions), before_commit)
+        return _submit(session, game_id, seat, step, list(actions), before_commit, then, now)
     except BaseException:
         session.rollback()
         raise
 
 
-def _submit(session, game_id, seat, step, actions, before_commit=None) -> OrderResult:
+# How many actions ``then`` may add to one order: more than any card's choices need.
+MAX_CONTINUED = 300
+
+
+def _submit(session, game_id, seat, step, actions, before_commit=None,
+            then=None, now=None) -> OrderResult:
     game = _get_game(session, game_id)
     if game.status != "active":
         raise IllegalAction("The game is over." if game.status == "finished"
@@ -239,9 +286,10 @@ def _submit(session, game_id, seat, step, actions, before_commit=None) -> OrderR
         raise IllegalAction(f"It is not {seat}'s decision now.")
     old_len = len(state.s["log"])
     result = OrderResult(step=step)
+    standing = Standing(session, game.id)
     for i, text in enumerate(actions):
         if i:
-            _advance(state, (seat, text))
+            _advance(state, (seat, text), standing)
             if state.active() != [seat]:
                 result.stopped_at, result.legal = i, []
                 result.reason = ("The order stops here: the game moved on to another decision. "
@@ -254,15 +302,23 @@ def _submit(session, game_id, seat, step, actions, before_commit=None) -> OrderR
                 raise
             result.stopped_at, result.reason, result.legal = i, exc.reason, exc.legal
             break
-    _advance(state)
+    if then is not None and result.stopped_at is None:
+        for _ in range(MAX_CONTINUED):
+            _advance(state, standing=standing)
+            text = then(state, seat) if state.active() == [seat] else None
+            if text is None:
+                break
+            result.applied.append(str(state.apply(seat, text)))
+    _advance(state, standing=standing)
     # The compare-and-set comes first: it takes the game's row lock (or raises StaleStep), so
     # of two racing orders for this step only the winner inserts its order row (inserted
     # first, the loser's row would fail on the unique (game, step, seat) with IntegrityError).
-    result.step = _compare_and_set(session, game, step, state)
+    result.step = _compare_and_set(session, game, step, state, now)
     now = utcnow()
     session.execute(insert(Order).values(game_id=game.id, step=step, seat=seat,
                                          actions=result.applied, status="applied",
                                          created_at=now, updated_at=now))
+    standing.record(step)
     _write_progress(session, game, state, old_len, result.step, actor=seat)
     result.state = state
     if before_commit is not None:
@@ -357,11 +413,15 @@ def _resolve(session: Session, game_id: int, step: int, message_id: int | None) 
         old_len = len(state.s["log"])
         for seat in active:
             state.apply(seat, orders[seat].actions[0])
-        _advance(state)
+        standing = Standing(session, game.id)
+        _advance(state, standing=standing)
         try:
             new_step = _compare_and_set(session, game, step, state)
         except StaleStep:
             return False
+        standing.record(step)
+        session.add(OutboxMessage(kind="step_resolved", payload={"game_id": game_id,
+                                                                 "step": step}))
         for order in orders.values():
             order.status, order.updated_at = "applied", utcnow()
             session.add(order)

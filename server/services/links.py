@@ -12,6 +12,7 @@ decision, with fresh links.
 from __future__ import annotations
 
 import hashlib
+import hmac
 from dataclasses import dataclass
 from typing import Callable
 
@@ -115,3 +116,29 @@ def choices(secret: str, base_url: str, game_id: int, seat: str, step: int, lega
 
 def url(base_url: str, game_id: int, token: str) -> str:
     return f"{base_url}/games/{game_id}/decide/{token}"
+
+
+# --- the mail preferences link --------------------------------------------------------------
+# Every mail's footer and its List-Unsubscribe header lead to the recipient's mail preferences
+# without a login: ``/me/mail/<token>``, the token being the user id and an HMAC of it. It does
+# not expire (an unsubscribe link must keep working) and is the same in every mail, so mails
+# stay comparable with their checked-in renderings. It only opens the user's mail settings.
+PREFERENCES_KEY = b"whistlestop.mail-preferences:"
+
+
+def preferences_token(secret: str, user_id: int) -> str:
+    mac = hmac.new(PREFERENCES_KEY + secret.encode(), str(user_id).encode(), hashlib.sha256)
+    return f"{user_id}.{mac.hexdigest()[:32]}"
+
+
+def preferences_user(secret: str, token: str) -> int | None:
+    """The user a preferences token was made for, or None if it was not made by this server."""
+    user_id, _, _mac = token.partition(".")
+    if not user_id.isdigit() or len(user_id) > 18:
+        return None
+    expected = preferences_token(secret, int(user_id))
+    return int(user_id) if hmac.compare_digest(expected, token) else None
+
+
+def preferences_url(secret: str, base_url: str, user_id: int) -> str:
+    return f"{base_url}/me/mail/{preferences_token(secret, user_id)}"

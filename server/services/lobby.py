@@ -32,9 +32,42 @@ def seats_of(game_type: str, options: dict | None) -> tuple[str, ...]:
     return tuple(engine.new_game(game_type, seed="seats", options=dict(options or {})).seats)
 
 
+# Time limits (server/services/deadlines.py): hours per decision (0: none), reminders (hours
+# before the deadline), and what a missed deadline does.
+TIMING_DEFAULTS = {"decision_hours": 72, "reminder_hours": [24], "on_deadline": "default"}
+MAX_DECISION_HOURS = 24 * 60
+MAX_REMINDERS = 5
+
+
+def check_timing(timing: dict | None) -> dict:
+    """The game's full timing, or LobbyError saying what is wrong and what would do."""
+    timing = {**TIMING_DEFAULTS, **(timing or {})}
+    unknown = set(timing) - set(TIMING_DEFAULTS)
+    if unknown:
+        raise LobbyError("invalid", f"Unknown timing setting(s) {', '.join(sorted(unknown))}; "
+                         f"they are {', '.join(TIMING_DEFAULTS)}.")
+    hours = timing["decision_hours"]
+    if not isinstance(hours, int) or isinstance(hours, bool) or not (
+            0 <= hours <= MAX_DECISION_HOURS):
+        raise LobbyError("invalid", f"decision_hours is a whole number of hours from 1 to "
+                         f"{MAX_DECISION_HOURS}, or 0 for no time limit.")
+    reminders = timing["reminder_hours"]
+    if (not isinstance(reminders, list) or len(reminders) > MAX_REMINDERS
+            or not all(isinstance(h, int) and not isinstance(h, bool) for h in reminders)
+            or any(not 0 < h < max(hours, 1) for h in reminders)):
+        raise LobbyError("invalid", f"reminder_hours lists up to {MAX_REMINDERS} reminders, "
+                         f"each a whole number of hours before the deadline, more than 0 and "
+                         f"less than decision_hours ({hours}).")
+    if timing["on_deadline"] not in ("default", "forfeit"):
+        raise LobbyError("invalid", "on_deadline is \"default\" (the seat's filed default "
+                         "order, else the safe default) or \"forfeit\" (the seat loses).")
+    return {**timing, "reminder_hours": sorted(set(reminders), reverse=True)}
+
+
 def open_game(session: Session, creator: User, game_type: str, options: dict | None,
               seats: dict[str, str | None], public: bool = False,
-              seed: str | None = None) -> tuple[Game, dict[str, str]]:
+              seed: str | None = None,
+              timing: dict | None = None) -> tuple[Game, dict[str, str]]:
     """Create an open game; return it and each seat's invitation code (shown only this once).
 
     ``seats`` maps every seat to an email address (that person is invited) or None (anybody with
@@ -51,9 +84,10 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
     emails = [normalize_email(e) for e in seats.values() if e]
     if len(emails) != len(set(emails)):
         raise LobbyError("invalid", "One person cannot take two seats in the same game.")
+    timing = check_timing(timing)
     seed = seed if seed is not None else secrets.token_hex(16)
     game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,
-                seed_hash=sha256_hex(seed), public=public, created_by=creator.id)
+                seed_hash=sha256_hex(seed), public=public, created_by=creator.id, **timing)
     codes: dict[str, str] = {}
     try:
         session.add(game)
@@ -171,21 +205,29 @@ def start_game(session: Session, game_id: int, user: User) -> Game:
     return orders.start(session, game)
 
 
-def resign(session: Session, game_id: int, seat: str) -> Game:
-    """End the game: the seat concedes. With two seats the other one wins."""
+def resign(session: Session, game_id: int, seat: str, *, step: int | None = None,
+           forfeit: bool = False, losers: list[str] | None = None,
+           before_commit=None) -> Game:
+    """End the game: the seat concedes. With two seats the other one wins. ``forfeit``: it
+    missed a deadline in a game created that way (at ``step``, if given: only if the game is
+    still there). ``before_commit(session, game)`` runs in the transaction."""
     try:
         game = _game(session, game_id)
-        if game.status != "active":
+        if game.status != "active" or (step is not None and game.step != step):
             raise LobbyError("conflict", "Only a game in play can be resigned.")
         names = [r.seat for r in seat_rows(session, game_id)]
-        others = [n for n in names if n != seat]
+        others = [n for n in names if n not in (losers or [seat])]
         winner = others[0] if len(others) == 1 else None
-        result = {"winner": winner, "reason": f"{seat} resigned.", "resigned": seat,
-                  "scores": {}}
+        who = " and ".join(losers or [seat])
+        reason = (f"{who} missed the deadline and forfeit{'s' if len(losers or [seat]) == 1 else ''}."
+                  if forfeit else f"{seat} resigned.")
+        result = {"winner": winner, "reason": reason, "scores": {},
+                  ("forfeited" if forfeit else "resigned"): seat}
         done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
                                                   Game.status == "active")
                                .values(step=game.step + 1, status="finished", result=result,
-                                       finished_at=utcnow(), updated_at=utcnow()))
+                                       finished_at=utcnow(), updated_at=utcnow(),
+                                       deadline_at=None, alarm_at=None))
         if done.rowcount != 1:
             raise LobbyError("conflict", "The game changed meanwhile; try again.")
         for order in session.exec(select(Order).where(Order.game_id == game_id,
@@ -193,6 +235,8 @@ def resign(session: Session, game_id: int, seat: str) -> Game:
             order.status = "superseded"
             session.add(order)
         session.add(OutboxMessage(kind="game_over", payload={"game_id": game_id}))
+        if before_commit is not None:
+            before_commit(session, game)
         session.commit()
         session.refresh(game)
         return game

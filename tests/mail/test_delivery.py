@@ -18,7 +18,7 @@ from server.mail.recipients import MailSettings
 from server.mail.summary_tmotp import card_name
 from server.models import Game, MailSent, OutboxMessage, Seat, User, utcnow
 from server.services import games as svc
-from server.services import users
+from server.services import links, users
 
 SETTINGS = MailSettings(base_url="https://ws.example", domain="ws.example",
                         sender="games@ws.example", sender_name="Whistlestop",
@@ -97,7 +97,10 @@ def test_a_decision_mail_carries_the_thread_and_reply_address(db_engine, session
         assert mail["In-Reply-To"] == mail["References"]
         assert f"game.{gid}.{seat}." in mail["In-Reply-To"]
         assert mail["Auto-Submitted"] == "auto-generated"
-        assert mail["List-Unsubscribe"] == f"<{SETTINGS.base_url}/me/mail>"
+        assert mail["List-Unsubscribe"].strip() == "<{}>".format(
+            links.preferences_url(SETTINGS.secret, SETTINGS.base_url, user.id))
+        assert links.preferences_url(SETTINGS.secret, SETTINGS.base_url, user.id) in \
+            mail.get_body(("plain",)).get_content()
 
 
 def test_a_decision_answered_before_its_mail_is_not_asked(db_engine, session, smtp_catcher):

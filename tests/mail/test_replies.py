@@ -197,3 +197,44 @@ def test_a_mail_is_handled_once(app, game, smtp_catcher):
     with Session(engine) as s:
         assert s.get(InboundMail, inbound_id).outcome == {"kind": "order", "status": "applied"}
     assert replies.handle(engine, inbound_id + 99, None, settings) is None
+
+
+def _standing(game):
+    from server.services import standing
+    with Session(db.get_engine()) as s:
+        return standing.of_game(s, game["id"]).get(game["seat"], {})
+
+
+def test_standing_orders_by_reply_alone_are_filed_and_answered(app, game, smtp_catcher):
+    before = state_of(game)
+    text = "standing trigger helps_me\nStanding second_place momentum\nstanding default pass"
+    assert handle(app, reply(game, text)) == "order"
+    assert state_of(game) == before  # no order: the decision is still asked
+    assert _standing(game) == {"trigger": "helps_me", "second_place": "momentum",
+                               "deadline_default": ["pass"]}
+    (answer,) = answers(smtp_catcher, game)
+    assert "standing trigger helps_me" in answer and "standing default pass" in answer
+    assert all(action in answer for action in game["legal"][:5])  # still asked
+
+
+def test_standing_orders_with_an_order_are_filed_with_it(app, game, smtp_catcher):
+    order = game["legal"][0]
+    assert handle(app, reply(game, f"standing trigger never\n{order}")) == "order"
+    assert state_of(game)[0] == game["step"] + 1
+    assert _standing(game) == {"trigger": "never"}
+    (answer,) = answers(smtp_catcher, game)
+    assert f"Done: {order}." in answer and "standing trigger never" in answer
+
+
+@pytest.mark.parametrize("text, words", [
+    ("standing trigger sometimes", "never, always, helps_me, ask"),
+    ("standing mood calm", "is not a standing order"),
+    ("standing default frobnicate 2", "not an action of this game"),
+    ("standing trigger never\nfly-to-the-moon", "standing orders are not filed either"),
+])
+def test_a_bad_standing_order_by_reply_changes_nothing(app, game, smtp_catcher, text, words):
+    before = state_of(game)
+    assert handle(app, reply(game, text)) == "order"
+    assert state_of(game) == before and _standing(game) == {}
+    (answer,) = answers(smtp_catcher, game)
+    assert "Nothing was changed" in answer and words in answer

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import engine.core as engine
@@ -13,10 +14,12 @@ import pytest
 
 from server.mail import contexts, render
 from server.mail.summary_tmotp import card_name
+from server.services import links
 from server.services.games import _advance
 
 EXPECTED = Path(__file__).with_name("expected")
 LINKS = contexts.Links("https://whistlestop.example")
+SECRET = "golden-secret"
 UPDATE = os.environ.get("WHISTLESTOP_UPDATE_GOLDEN") == "1"
 
 
@@ -46,44 +49,150 @@ def _finished():
     return state
 
 
+def _resolved():
+    """The fixed game just after its first simultaneous step (Campaign Strategy) is resolved:
+    Kennedy is not asked anything; and how many notes Kennedy's view had before."""
+    state = _game(until_simultaneous=True)
+    before = len(state.view("kennedy")["notes"])
+    for seat in list(state.active()):
+        state.apply(seat, state.legal_actions(seat)[0])
+    _advance(state)
+    return state, before
+
+
+def _many_choices():
+    """The fixed game at its first decision with more legal orders than a mail lists."""
+    state = engine.new_game("tmotp", seed="golden")
+    _advance(state)
+    rng = random.Random(5)
+    while True:
+        active = state.active()
+        if len(active) == 1 and len(state.legal_actions(active[0])) > contexts.MAX_LISTED:
+            return state
+        for seat in active:
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        _advance(state)
+
+
+def _default_action(state, seat: str) -> str:
+    """The engine's safe default (the builder computes it; the fixed contexts take its text)."""
+    default = getattr(state, "default_action", None)
+    return default(seat) if default else state.legal_actions(seat)[0]
+
+
+def _signed(action: str) -> str:
+    return f"{LINKS.base_url}/games/12/decide/signed-" + action.replace(" ", "-")
+
+
+# The mails go to users 7 (Jack) and 8 (Dick): their footers link to their signed preferences.
+PREFS = {name: links.preferences_url(SECRET, LINKS.base_url, user_id)
+         for name, user_id in (("Jack", 7), ("Dick", 8))}
+NOW = datetime(2026, 11, 22, 21, 40, 12, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 11, 23, 18, 5, 33, tzinfo=timezone.utc)
+AUTO = [{"actions": ["pass"], "source": "standing", "rule": "trigger:helps_me"},
+        {"actions": ["momentum"], "source": "standing", "rule": "second_place:momentum"}]
+
+
 def contexts_by_kind(locale: str) -> dict[str, dict]:
     sequential = _game(until_simultaneous=False)
     seat = sequential.active()[0]
     simultaneous = _game(until_simultaneous=True)
     over = _finished()
+    resolved, seen = _resolved()
+    many = _many_choices()
+    many_seat = many.active()[0]
+    jack, dick = PREFS["Jack"], PREFS["Dick"]
     return {
         "your_decision": contexts.your_decision(
             12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, notes_seen=20,
-            choice_url=lambda action: f"{LINKS.base_url}/games/12/decide/signed-"
-                                      + action.replace(" ", "-")),
+            choice_url=_signed, preferences_url=jack),
         "your_decision-simultaneous": contexts.your_decision(
-            12, "nixon", 61, simultaneous.view("nixon"), "Dick", locale, LINKS, notes_seen=0),
+            12, "nixon", 61, simultaneous.view("nixon"), "Dick", locale, LINKS, notes_seen=0,
+            preferences_url=dick),
+        "your_decision-auto_orders": contexts.your_decision(
+            12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, notes_seen=35,
+            choice_url=_signed, auto_orders=AUTO, preferences_url=jack),
+        "reminder": contexts.reminder(
+            12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, DEADLINE, NOW, 1, 2,
+            {"source": "default", "actions": [_default_action(sequential, seat)]},
+            notes_seen=35, choice_url=_signed, preferences_url=jack),
+        "reminder-filed": contexts.reminder(
+            12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, DEADLINE,
+            DEADLINE - timedelta(minutes=70), 2, 2,
+            {"source": "filed", "actions": ["endorsement"]}, notes_seen=35,
+            choice_url=_signed, auto_orders=AUTO[:1], preferences_url=jack),
+        "reminder-filed_lines": contexts.reminder(
+            12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, DEADLINE,
+            DEADLINE - timedelta(minutes=20), 1, 1,
+            {"source": "filed", "actions": ["trigger", "momentum"]}, notes_seen=35,
+            choice_url=_signed, preferences_url=jack),
+        "reminder-forfeit": contexts.reminder(
+            12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, DEADLINE, NOW, 1, 1,
+            {"source": "forfeit"}, notes_seen=35, choice_url=_signed, preferences_url=jack),
+        "deadline_passed-default": contexts.deadline_passed(
+            12, seat, 24, sequential.view(seat), "Jack", locale, LINKS, ["pass"], "default",
+            "default", 25, True, notes_seen=33, choice_url=_signed, deadline_at=DEADLINE,
+            now=NOW, preferences_url=jack),
+        "deadline_passed-filed": contexts.deadline_passed(
+            12, "nixon", 60, simultaneous.view("nixon"), "Dick", locale, LINKS,
+            ["momentum"], "filed", "filed", 61, False, notes_seen=0, auto_orders=AUTO[1:],
+            preferences_url=dick),
+        "deadline_passed-forfeit": contexts.deadline_passed(
+            12, "nixon", 130, over.view("nixon"), "Dick", locale, LINKS, [], "forfeit",
+            "forfeit", 131, False, notes_seen=len(over.view("nixon")["notes"]) - 2,
+            preferences_url=dick),
+        "step_resolved": contexts.step_resolved(
+            12, "kennedy", 61, resolved.view("kennedy"), "Jack", locale, LINKS,
+            notes_seen=seen, auto_orders=AUTO[:1], preferences_url=jack),
+        "digest": contexts.digest(
+            "Dick", "2026-11-22",
+            [{"game_id": 12, "seat": seat, "step": 25, "prompt": sequential.view(seat)["prompt"],
+              "legal_actions": sequential.view(seat)["legal_actions"], "deadline_at": DEADLINE,
+              "choice_url": _signed},
+             {"game_id": 15, "seat": many_seat, "step": 3,
+              "prompt": many.view(many_seat)["prompt"],
+              "legal_actions": many.view(many_seat)["legal_actions"], "deadline_at": None,
+              "choice_url": lambda action: f"{LINKS.base_url}/games/15/decide/signed-"
+                                           + action.replace(" ", "-")}],
+            locale, LINKS, NOW, preferences_url=dick),
         "game_started": contexts.game_started(12, "kennedy", "Jack", "ab12" * 16, locale,
-                                              LINKS),
+                                              LINKS, preferences_url=jack),
         "game_over": contexts.game_over(12, "nixon", over.view("nixon"),
                                         over.outcome().to_dict(), "golden-end", "cd34" * 16,
-                                        "Dick", locale, LINKS),
+                                        "Dick", locale, LINKS, preferences_url=dick),
         "seat_joined": contexts.seat_joined(12, "kennedy", "Jack", "Dick", "nixon", True,
-                                            locale, LINKS),
+                                            locale, LINKS, preferences_url=jack),
         "invitation": contexts.invitation(12, "nixon", "Jack", locale, LINKS),
-        "order_answer-applied": contexts.order_answer(
+        "order_received-applied": contexts.order_received(
             12, seat, sequential.view(seat), "Jack", locale, LINKS,
             {"lines": ["campaign NY 2"], "status": "applied", "applied": ["campaign NY 2"],
-             "answered_step": 24}, 25, notes_seen=20),
-        "order_answer-sealed": contexts.order_answer(
+             "answered_step": 24}, 25, notes_seen=20, preferences_url=jack),
+        "order_received-sealed": contexts.order_received(
             12, "nixon", {**simultaneous.view("nixon"), "legal_actions": []}, "Dick", locale,
             LINKS, {"lines": ["debate 1"], "status": "sealed", "applied": ["debate 1"],
-                    "answered_step": 61}, 61, notes_seen=0),
-        "order_answer-illegal": contexts.order_answer(
+                    "answered_step": 61}, 61, notes_seen=0, preferences_url=dick),
+        "order_received-standing": contexts.order_received(
+            12, seat, sequential.view(seat), "Jack", locale, LINKS,
+            {"lines": ["standing trigger helps_me", "standing default pass"],
+             "status": "standing", "applied": [], "answered_step": 25,
+             "standing": ["standing trigger helps_me", "standing default pass"]},
+            25, notes_seen=20, preferences_url=jack),
+        "order_refused-illegal": contexts.order_refused(
             12, seat, sequential.view(seat), "Jack", locale, LINKS,
             {"lines": ["campaign ZZ 9"], "status": "illegal", "answered_step": 25,
              "reason": "ZZ is not a state.", "legal": sequential.view(seat)["legal_actions"]},
-            25, notes_seen=20),
-        "order_answer-stale": contexts.order_answer(
+            25, notes_seen=20, preferences_url=jack),
+        "order_refused-stale": contexts.order_refused(
             12, seat, sequential.view(seat), "Jack", locale, LINKS,
-            {"lines": ["pass"], "status": "stale", "answered_step": 22}, 25, notes_seen=20),
+            {"lines": ["pass"], "status": "stale", "answered_step": 22}, 25, notes_seen=20,
+            preferences_url=jack),
+        "order_refused-empty": contexts.order_refused(
+            12, seat, sequential.view(seat), "Jack", locale, LINKS,
+            {"lines": [], "status": "empty", "answered_step": 25,
+             "reason": "The reply had no order above the quoted mail."}, 25, notes_seen=35,
+            preferences_url=jack),
         "reply_unknown": contexts.reply_unknown("Jack", "r+7-nixon-00@whistlestop.example",
-                                                locale, LINKS),
+                                                locale, LINKS, preferences_url=jack),
     }
 
 
@@ -143,3 +252,34 @@ def test_a_view_never_leaks_the_other_hand_into_the_mail():
             assert card_name(card) not in rendered.text + rendered.html
         mine = state.s["hands"][seat]
         assert all(card_name(card) in rendered.text for card in mine)  # the check can see cards
+
+
+def test_the_new_kinds_never_leak_the_other_hand_either():
+    state = _game(until_simultaneous=False)
+    for seat in ("kennedy", "nixon"):
+        other = "nixon" if seat == "kennedy" else "kennedy"
+        hidden = [card for card in state.s["hands"][other] if card not in state.s["hands"][seat]]
+        assert hidden, "the test needs cards only the other seat holds"
+        view = state.view(seat)
+        asked = bool(view["legal_actions"])
+        mails = {
+            "reminder": contexts.reminder(1, seat, 1, view, "P", "en", LINKS, DEADLINE, NOW, 1,
+                                          1, {"source": "default", "actions": ["pass"]},
+                                          auto_orders=AUTO),
+            "deadline_passed": contexts.deadline_passed(1, seat, 1, view, "P", "en", LINKS,
+                                                        ["pass"], "default", "default", 2,
+                                                        asked, auto_orders=AUTO),
+            "step_resolved": contexts.step_resolved(1, seat, 1, view, "P", "en", LINKS,
+                                                    auto_orders=AUTO),
+            "digest": contexts.digest("P", "2026-11-22", [
+                {"game_id": 1, "seat": seat, "step": 1, "prompt": view["prompt"],
+                 "legal_actions": view["legal_actions"], "deadline_at": DEADLINE}],
+                "en", LINKS, NOW),
+        }
+        for kind, context in mails.items():
+            rendered = render.render(kind, context)
+            for card in hidden:
+                assert card_name(card) not in rendered.text + rendered.html, (kind, card)
+            if kind != "digest":  # the check can see cards: a summary shows the seat's hand
+                assert all(card_name(card) in rendered.text
+                           for card in state.s["hands"][seat]), kind

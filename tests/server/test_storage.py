@@ -19,7 +19,8 @@ from server.services.games import create_game
 
 TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logentry", "order", "outboxmessage",
           "idempotencykey", "mailsent",
-          "usedlink", "inboundmail"}
+          "usedlink", "inboundmail", "standingorder", "autoorder", "webhook", "webhooksent",
+          "digest"}
 
 
 def test_migration_creates_every_table(db_engine):

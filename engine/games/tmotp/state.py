@@ -133,6 +133,22 @@ class TmotpState(Machine, GameState):
             return f"Waiting for {who}: {step.prompt(self, f, None)}"
         return step.prompt(self, f, seat)
 
+    def default_action(self, seat) -> str:
+        from .defaults import default_action
+        return default_action(self, seat)
+
+    def asks(self, seat) -> dict | None:
+        """What the seat is asked now: the rulebook step's name, and the card it is about (the
+        card an opponent played for CP, at a trigger decision), or None."""
+        if not self.s["stack"] or seat not in self.active():
+            return None
+        f = self.top
+        out = {"step": f["step"]}
+        if f["step"] == "trigger":
+            out["card"] = f["card"]
+            out["icon"] = CARDS[f["card"]]["icon"]
+        return out
+
     def view(self, seat) -> dict:
         from .view import view
         return view(self, seat)

@@ -33,7 +33,7 @@ def view(g, seat) -> dict:
     out = {
         "game": s["game"], "options": dict(s["options"]), "seat": seat,
         "turn": s["turn"], "phase": s["phase"], "round": s["round"],
-        "active": g.active(), "prompt": g.prompt(seat),
+        "active": g.active(), "prompt": g.prompt(seat), "asks": g.asks(seat),
         "legal_actions": g.legal_actions(seat) if seat in g.active() else [],
         "initiative": s["initiative"], "start_player": s["start_player"],
         "states": {st: {"support": abs(v), "leader": leader(v),

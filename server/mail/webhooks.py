@@ -1,0 +1,218 @@
+"""Post each notification to the recipient's webhooks as Discord- or Slack-compatible JSON.
+
+The notify task calls ``deliver`` after the mails (server/mail/delivery.py) for the same outbox
+row. The envelopes are the mails' own (``recipients.envelopes``), so a webhook says what the
+mail says, in the user's language, and a user's webhooks get that user's notifications only.
+Each post is claimed first: a WebhookSent row unique per outbox row and webhook ("sending"),
+committed before the request. A 2xx makes it "sent"; a refusal that can never succeed (any
+other 4xx) makes it "failed" with the answer; a connection error, a timeout, 429 or a 5xx puts
+it back to "retry" with the error, and ``WebhookRetry`` is raised so the task runs again with
+backoff. A claim left "sending" by a run that died is taken over after ``lease`` seconds.
+
+Only https:// URLs are taken (``check_url``), unless WEBHOOK_ALLOW_HTTP: a webhook URL is the
+user's to choose, and plain http would carry game news, and the hook's own secret, in clear.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import requests
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from server import db
+from server.mail import recipients, render
+from server.mail.recipients import Envelope, MailSettings
+from server.models import OutboxMessage, Webhook, WebhookSent, aware, utcnow
+
+log = logging.getLogger("whistlestop.webhooks")
+
+FLAVORS = ("discord", "slack")
+EXCERPT = 1500  # characters of the mail's text in a post (Discord allows 4096 in an embed)
+MAX_URL = 2000
+LEASE = 120.0  # seconds a claim keeps other runs off a post (the request timeout is shorter)
+DONE = ("sent", "failed")
+
+
+class WebhookRetry(Exception):
+    """A webhook could not take a post now (unreachable, timeout, 429, 5xx): try again later."""
+
+
+class BadWebhook(ValueError):
+    """A webhook URL or flavor this server will not post to; the message says why."""
+
+
+@dataclass(frozen=True)
+class Post:
+    url: str
+    json: dict
+
+
+def check_url(url: str, allow_http: bool = False) -> str:
+    """The URL, stripped, if the server may post to it; raise BadWebhook saying why not."""
+    url = (url or "").strip()
+    if not url:
+        raise BadWebhook("Give the webhook's URL (Discord: channel settings, Integrations, "
+                         "Webhooks; Slack: an app's Incoming Webhooks).")
+    if len(url) > MAX_URL:
+        raise BadWebhook(f"A webhook URL may have at most {MAX_URL} characters.")
+    if any(c.isspace() or ord(c) < 32 for c in url):
+        raise BadWebhook("A webhook URL has no spaces or line breaks in it.")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError for a port that is not a number)
+    except ValueError:
+        raise BadWebhook(f"{url!r} is not a URL.") from None
+    allowed = ("https", "http") if allow_http else ("https",)
+    if parts.scheme.lower() not in allowed or not parts.hostname:
+        raise BadWebhook("A webhook URL must start with https:// and name a host "
+                         "(plain http would carry the hook's secret in clear)."
+                         if not allow_http else
+                         "A webhook URL must start with https:// or http:// and name a host.")
+    if parts.username or parts.password:
+        raise BadWebhook("A webhook URL may not carry a user name or password.")
+    return url
+
+
+def check_flavor(flavor: str | None, url: str) -> str:
+    """The flavor asked for, or guessed from the URL when none is; raise BadWebhook."""
+    flavor = (flavor or "").strip().lower()
+    if not flavor:
+        host = (urlsplit(url).hostname or "").lower()
+        return "slack" if host == "hooks.slack.com" or host.endswith(".slack.com") else "discord"
+    if flavor not in FLAVORS:
+        raise BadWebhook(f"The webhook kind {flavor!r} is unknown; the kinds are "
+                         f"{' and '.join(FLAVORS)}.")
+    return flavor
+
+
+def payload(flavor: str, subject: str, text: str, url: str | None) -> dict:
+    """The JSON posted to a webhook of this flavor."""
+    excerpt = text if len(text) <= EXCERPT else text[:EXCERPT - 1].rstrip() + "…"
+    if flavor == "slack":
+        return {"text": f"{subject}\n{excerpt}"}
+    embed = {"title": subject[:256], "description": excerpt}
+    if url:
+        embed["url"] = url
+    # No mentions, whatever a player's name says: a game's news never pings a channel.
+    return {"content": subject[:2000], "embeds": [embed], "allowed_mentions": {"parse": []}}
+
+
+def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: float = 10.0,
+            lease: float = LEASE) -> int | None:
+    """Post the outbox row's notifications to the recipients' webhooks, each at most once;
+    return how many were posted by this run (None: no such row). Raises WebhookRetry when a
+    webhook should be tried again later (the others have been tried meanwhile)."""
+    with Session(engine) as session:
+        db.reading(session)
+        row = session.get(OutboxMessage, outbox_id)
+        if row is None:
+            return None
+        if row.delivered_at is not None:
+            return 0  # consumed: its posts were settled before (delivery.deliver)
+        posts = _posts(session, row, settings)
+    posted, retry = 0, []
+    for hook_id, post in posts:
+        if not _claim(engine, outbox_id, hook_id, lease):
+            continue
+        error, final = _post(post, timeout)
+        if error is None:
+            _done(engine, outbox_id, hook_id, "sent", None)
+            posted += 1
+        elif final:
+            log.warning("webhook #%s refused outbox #%s for good: %s", hook_id, outbox_id, error)
+            _done(engine, outbox_id, hook_id, "failed", error)
+        else:
+            log.info("webhook #%s: outbox #%s to be tried again: %s", hook_id, outbox_id, error)
+            _done(engine, outbox_id, hook_id, "retry", error)
+            retry.append(f"webhook #{hook_id}: {error}")
+    if retry:
+        raise WebhookRetry("; ".join(retry))
+    return posted
+
+
+def _posts(session: Session, row: OutboxMessage, settings: MailSettings
+           ) -> list[tuple[int, Post]]:
+    """(webhook id, what to post) for each webhook of each envelope's user."""
+    envelopes = [e for e in recipients.envelopes(session, row, settings)
+                 if e.user_id is not None]
+    if not envelopes:
+        return []
+    hooks: dict[int, list[Webhook]] = {}
+    for hook in session.exec(select(Webhook).where(
+            Webhook.user_id.in_({e.user_id for e in envelopes})).order_by(Webhook.id)).all():
+        hooks.setdefault(hook.user_id, []).append(hook)
+    posts = []
+    for envelope in envelopes:
+        if envelope.user_id not in hooks:
+            continue
+        rendered = render.render(envelope.kind, envelope.context, envelope.locale)
+        url = _game_url(envelope)
+        for hook in hooks[envelope.user_id]:
+            posts.append((hook.id, Post(hook.url, payload(hook.flavor, rendered.subject,
+                                                          rendered.text, url))))
+    return posts
+
+
+def _game_url(envelope: Envelope) -> str | None:
+    url = envelope.context.get("game_url")
+    return url if isinstance(url, str) and url else None
+
+
+def _post(post: Post, timeout: float) -> tuple[str | None, bool]:
+    """(None, _) when the webhook took the post; else (the error, whether it is final)."""
+    # No redirects: a hook may not send the post on to an address the user did not give.
+    # Streamed, so that only the start of an answer is ever read.
+    try:
+        with requests.post(post.url, json=post.json, timeout=timeout, allow_redirects=False,
+                           stream=True, headers={"User-Agent": "Whistlestop webhook"}) as answer:
+            status = answer.status_code
+            if 200 <= status < 300:
+                return None, True
+            body = next(answer.iter_content(500), b"").decode("utf-8", "replace")
+    except requests.RequestException as exc:
+        return f"{type(exc).__name__}: {exc}"[:2000], False
+    error = f"HTTP {status}: {body}".strip()[:2000]
+    return error, not (status == 429 or status >= 500)
+
+
+# --- the claim ------------------------------------------------------------------------------
+def _claim(engine: Engine, outbox_id: int, hook_id: int, lease: float) -> bool:
+    """Take the post for this run; False when it is settled already or another run holds it
+    (that run will finish it, or its claim expires and a later run takes it over)."""
+    now = utcnow()
+    with Session(engine) as session:
+        session.add(WebhookSent(outbox_id=outbox_id, webhook_id=hook_id, status="sending",
+                                attempts=0, updated_at=now))
+        try:
+            session.commit()
+            return True
+        except IntegrityError:
+            session.rollback()
+        held = session.exec(select(WebhookSent).where(
+            WebhookSent.outbox_id == outbox_id, WebhookSent.webhook_id == hook_id)).one()
+        if held.status in DONE:
+            return False
+        if held.status == "sending" and aware(held.updated_at) > now - timedelta(seconds=lease):
+            return False
+        taken = session.execute(update(WebhookSent).where(
+            WebhookSent.id == held.id, WebhookSent.status == held.status,
+            WebhookSent.updated_at == held.updated_at).values(status="sending",
+                                                              updated_at=now))
+        session.commit()
+        return taken.rowcount == 1
+
+
+def _done(engine: Engine, outbox_id: int, hook_id: int, status: str, error: str | None) -> None:
+    with Session(engine) as session:
+        session.execute(update(WebhookSent).where(
+            WebhookSent.outbox_id == outbox_id, WebhookSent.webhook_id == hook_id).values(
+                status=status, last_error=error, attempts=WebhookSent.attempts + 1,
+                updated_at=utcnow()))
+        session.commit()

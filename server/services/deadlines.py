@@ -1,0 +1,179 @@
+"""Deadlines: reminders before a decision's time runs out, and what happens when it does.
+
+Each decision gets ``Game.deadline_at`` when it is asked (games._compare_and_set: the game's
+``decision_hours`` from then; none when 0). ``Game.alarm_at`` is the next moment something is
+due: the next reminder (``reminder_hours`` before the deadline, each one once) or the deadline.
+One beat task (workers/tasks.sweep_deadlines) asks ``due()`` for the games whose alarm has come
+and ``ring()``s each: no Celery countdowns, nothing lost when a worker restarts, and the clock
+is a parameter, so tests control it.
+
+When the deadline passes, every seat still owing an order (in a simultaneous step, the seats
+that have not committed) gets, in the game's own transaction:
+- with ``on_deadline`` "forfeit": the game ends and the seat loses (every seat that missed it;
+  when all did, nobody wins);
+- otherwise its own filed default order (the first of its lines legal now; used once), else the
+  safe default of the engine (``default_action``: decline to trigger, pass, done, the lowest
+  legal card for campaign points...). What the seat started goes on the same way (Campaigning
+  after the card, an event's choices) until the decision is the opponent's or a new Activity
+  Phase play: a player who is away loses one play per missed deadline, not the game.
+The seat gets a "deadline passed" mail saying what was done for it, and an AutoOrder records it.
+Every ring is idempotent: it acts only while the game is at the step it read (compare-and-set)
+and the alarm is still due.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import engine.core as game_engine
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from server.models import AutoOrder, Game, Order, OutboxMessage, aware, utcnow
+from server.services import games, lobby, standing
+from server.services.games import StaleStep
+
+# A deadline's default goes on through what the seat started, but a new play is a new decision.
+NEW_DECISIONS = ("activity",)
+
+
+def due(session: Session, now: datetime, limit: int = 500) -> list[int]:
+    """The games whose next reminder or deadline has come, the longest due first."""
+    return list(session.exec(select(Game.id).where(Game.status == "active",
+                                                   Game.alarm_at.is_not(None),
+                                                   Game.alarm_at <= now)
+                             .order_by(Game.alarm_at).limit(limit)).all())
+
+
+def owing(session: Session, game: Game, state) -> list[str]:
+    """The seats asked something now that have not answered (sealed) yet."""
+    active = [s for s in state.active() if s != game_engine.CHANCE]
+    if len(active) <= 1:
+        return active
+    sealed = set(session.exec(select(Order.seat).where(Order.game_id == game.id,
+                                                       Order.step == game.step,
+                                                       Order.status == "pending")).all())
+    return [s for s in active if s not in sealed]
+
+
+def ring(engine: Engine, game_id: int, now: datetime) -> str:
+    """Do what the game's alarm calls for at ``now``: "reminded", "defaulted", "forfeited",
+    "idle" (nobody owes an order: the step's resolution is under way) or "none" (not due)."""
+    with Session(engine) as session:
+        game = session.get(Game, game_id)
+        if (game is None or game.status != "active" or game.alarm_at is None
+                or aware(game.alarm_at) > now or not game.state):
+            return "none"
+        state = game_engine.from_dict(game.state)
+        seats = owing(session, game, state)
+        deadline = aware(game.deadline_at)
+        step = game.step
+        if not seats:
+            if _set_alarm(session, game, None, game.reminders_sent):
+                session.commit()
+            return "idle"
+        if deadline is not None and now < deadline:
+            return _remind(session, game, seats, deadline, now)
+        forfeit = game.on_deadline == "forfeit"
+    if forfeit:
+        return _forfeit(engine, game_id, step, seats)
+    for seat in seats:
+        _default(engine, game_id, step, seat, now)
+    return "defaulted"
+
+
+def _set_alarm(session: Session, game: Game, alarm: datetime | None, sent: int) -> bool:
+    done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
+                                              Game.reminders_sent == game.reminders_sent)
+                           .values(alarm_at=alarm, reminders_sent=sent)
+                           .execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        session.rollback()
+        return False
+    return True
+
+
+def _remind(session: Session, game: Game, seats: list[str], deadline: datetime,
+            now: datetime) -> str:
+    """Send the reminder due (one, even if the sweeper was away through several)."""
+    times = [games.next_alarm(game, deadline, k) for k in range(games.MAX_REMINDERS)]
+    times = sorted({t for t in times if t < deadline})
+    sent = max(game.reminders_sent + 1, sum(1 for t in times if t <= now))
+    if not _set_alarm(session, game, games.next_alarm(game, deadline, sent), sent):
+        return "none"
+    for seat in seats:
+        session.add(OutboxMessage(kind="reminder", payload={
+            "game_id": game.id, "seat": seat, "step": game.step, "number": sent,
+            "of": len(times)}))
+    session.commit()
+    return "reminded"
+
+
+def _default(engine: Engine, game_id: int, step: int, seat: str, now: datetime) -> None:
+    """Apply the seat's filed default order, else the safe default, for the step."""
+    with Session(engine) as session:
+        game = session.get(Game, game_id)
+        if game is None or game.step != step:
+            return
+        state = game_engine.from_dict(game.state)
+        lines = standing.filed_lines(session, game_id, seat)
+        first = _first_legal(state, seat, lines)
+        source = "filed" if first is not None else "default"
+        action = first if first is not None else state.default_action(seat)
+        rest = list(lines[lines.index(first) + 1:]) if first is not None else []
+        simultaneous = len(state.active()) > 1
+
+        def then(state, seat):
+            if state.asks(seat)["step"] in NEW_DECISIONS:
+                return None
+            line = _first_legal(state, seat, rest)
+            if line is not None:
+                del rest[:rest.index(line) + 1]
+                return line
+            return state.default_action(seat)
+
+        def before_commit(session, result):
+            if source == "filed":
+                standing.use_default(session, game_id, seat)
+            session.add(AutoOrder(game_id=game_id, seat=seat, step=step,
+                                  actions=list(result.applied), source=source, rule=source,
+                                  mailed_at=utcnow()))  # the deadline mail says it
+            session.add(OutboxMessage(kind="deadline_passed", payload={
+                "game_id": game_id, "seat": seat, "step": step,
+                "actions": list(result.applied), "source": source, "rule": source}))
+
+        try:
+            games.submit_order(session, game_id, seat, step, [action],
+                               before_commit=before_commit,
+                               then=None if simultaneous else then, now=now)
+        except StaleStep:
+            return  # the seat (or another ring) acted meanwhile
+
+
+def _first_legal(state, seat: str, lines: list[str]) -> str | None:
+    for line in lines:
+        try:
+            state.parse(seat, line)
+            return line
+        except game_engine.ActionError:
+            continue
+    return None
+
+
+def _forfeit(engine: Engine, game_id: int, step: int, seats: list[str]) -> str:
+    def before_commit(session, game):
+        for seat in seats:
+            session.add(AutoOrder(game_id=game_id, seat=seat, step=step, actions=[],
+                                  source="forfeit", rule="forfeit", mailed_at=utcnow()))
+            session.add(OutboxMessage(kind="deadline_passed", payload={
+                "game_id": game_id, "seat": seat, "step": step, "actions": [],
+                "source": "forfeit", "rule": "forfeit"}))
+
+    with Session(engine) as session:
+        try:
+            lobby.resign(session, game_id, seats[0], step=step, forfeit=True, losers=seats,
+                         before_commit=before_commit)
+        except lobby.LobbyError:
+            return "none"
+    return "forfeited"

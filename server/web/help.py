@@ -1,0 +1,73 @@
+"""The notation help the mails link to: GET /help/notation/<game_type> shows the game's
+NOTATION.md (engine/games/<game_type>/) as HTML; GET /help/notation lists the games.
+
+The Markdown is the engine's own file, rendered by markdown-it-py (CommonMark with tables) with
+raw HTML turned off, so the page cannot carry markup the file's author did not mean.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import engine.core as game_engine
+from flask import Blueprint
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from server.web.pages import page
+
+bp = Blueprint("help", __name__)
+
+GAMES = Path(game_engine.__file__).resolve().parents[1] / "games"
+
+
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def notation_path(game_type: str) -> Path | None:
+    """The NOTATION.md of a registered game, or None (no such game, or it has none)."""
+    if game_type not in game_engine.games():  # also keeps the name out of the file system
+        return None
+    path = GAMES / game_type / "NOTATION.md"
+    return path if path.is_file() else None
+
+
+@lru_cache(maxsize=32)
+def _rendered(path: str, mtime_ns: int) -> tuple[str, str]:
+    """(title, HTML) of a Markdown file; the title is its first heading."""
+    text = Path(path).read_text(encoding="utf-8")
+    md = _markdown()
+    tokens = md.parse(text)
+    title = next((tokens[i + 1].content for i, t in enumerate(tokens)
+                  if t.type == "heading_open" and i + 1 < len(tokens)), Path(path).parent.name)
+    return title, md.renderer.render(tokens, md.options, {})
+
+
+def rendered(game_type: str) -> tuple[str, str] | None:
+    path = notation_path(game_type)
+    if path is None:
+        return None
+    return _rendered(str(path), path.stat().st_mtime_ns)
+
+
+def _listed() -> list[dict]:
+    return [{"id": g, "title": rendered(g)[0], "url": f"/help/notation/{g}"}
+            for g in game_engine.games() if notation_path(g) is not None]
+
+
+@bp.get("/help/notation")
+def index():
+    return page("notation.html", games=_listed(), title=None, body=None, unknown=None)
+
+
+@bp.get("/help/notation/<path:game_type>")  # any name gets the page naming the games
+def show(game_type: str):
+    found = rendered(game_type)
+    if found is None:
+        return page("notation.html", 404, games=_listed(), title=None, body=None,
+                    unknown=game_type)
+    title, html = found
+    return page("notation.html", games=_listed(), title=title, body=Markup(html),
+                unknown=None)

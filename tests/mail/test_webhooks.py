@@ -1,0 +1,260 @@
+"""Notifications posted to webhooks, against a real local HTTP server: Discord and Slack shapes;
+a webhook that fails (500, 429, unreachable) is recorded with its error and retried, and posted
+once when it answers; a refusal (404) is recorded and not retried; a user's webhook gets that
+user's notifications only; the notify task retries with backoff until the post goes through."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from server import db
+from server.app import create_app
+from server.mail import recipients, render, webhooks
+from server.models import OutboxMessage, Webhook, WebhookSent, utcnow
+from tests.mail.test_delivery import SETTINGS, new_game
+
+
+class HookServer:
+    """An HTTP server on a free local port: answers each POST with the next status of
+    ``answers`` (then 204) and keeps what was posted, by path."""
+
+    def __init__(self):
+        self.answers: list[int] = []
+        self.posts: list[tuple[str, dict]] = []
+        self._lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                with outer._lock:
+                    outer.posts.append((self.path, json.loads(body)))
+                    status = outer.answers.pop(0) if outer.answers else 204
+                self.send_response(status)
+                payload = b"" if status == 204 else f"answer {status}".encode()
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *_args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def to(self, path: str) -> list[dict]:
+        return [body for p, body in self.posts if p == path]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def hooks():
+    server = HookServer()
+    yield server
+    server.close()
+
+
+def add_hook(engine, user_id: int, url: str, flavor: str = "discord") -> int:
+    with Session(engine) as s:
+        hook = Webhook(user_id=user_id, url=url, flavor=flavor)
+        s.add(hook)
+        s.commit()
+        return hook.id
+
+
+def rows(engine, kind: str | None = None) -> list[OutboxMessage]:
+    with Session(engine) as s:
+        query = select(OutboxMessage).order_by(OutboxMessage.id)
+        if kind:
+            query = query.where(OutboxMessage.kind == kind)
+        return list(s.exec(query).all())
+
+
+def sent_rows(engine) -> list[WebhookSent]:
+    with Session(engine) as s:
+        return list(s.exec(select(WebhookSent).order_by(WebhookSent.id)).all())
+
+
+def started(engine) -> int:
+    """The game_started row (every seat gets its notification)."""
+    return rows(engine, "game_started")[0].id
+
+
+def test_a_failing_webhook_is_recorded_retried_and_posted_once(db_engine, session, hooks):
+    gid, jack, dick = new_game(session)
+    add_hook(db_engine, jack.id, hooks.url + "/jack")
+    row = started(db_engine)
+    hooks.answers = [500]
+    with pytest.raises(webhooks.WebhookRetry, match="HTTP 500"):
+        webhooks.deliver(db_engine, row, SETTINGS, timeout=5)
+    (claim,) = sent_rows(db_engine)
+    assert (claim.status, claim.attempts) == ("retry", 1)
+    assert "HTTP 500" in claim.last_error and "answer 500" in claim.last_error
+    assert webhooks.deliver(db_engine, row, SETTINGS, timeout=5) == 1
+    (claim,) = sent_rows(db_engine)
+    assert (claim.status, claim.attempts) == ("sent", 2)
+    first, second = hooks.to("/jack")
+    assert first == second  # the same post, tried again
+    # Run again, before and after the mails consumed the row: nothing more is posted.
+    assert webhooks.deliver(db_engine, row, SETTINGS, timeout=5) == 0
+    with Session(db_engine) as s:
+        s.execute(update(OutboxMessage).where(OutboxMessage.id == row)
+                  .values(delivered_at=utcnow()))
+        s.commit()
+    assert webhooks.deliver(db_engine, row, SETTINGS, timeout=5) == 0
+    assert len(hooks.to("/jack")) == 2
+
+
+@pytest.mark.parametrize("answer", [429, 503])
+def test_busy_or_broken_webhooks_are_retried(db_engine, session, hooks, answer):
+    gid, jack, dick = new_game(session)
+    add_hook(db_engine, jack.id, hooks.url + "/jack")
+    hooks.answers = [answer]
+    with pytest.raises(webhooks.WebhookRetry):
+        webhooks.deliver(db_engine, started(db_engine), SETTINGS, timeout=5)
+    assert sent_rows(db_engine)[0].status == "retry"
+
+
+def test_an_unreachable_webhook_is_retried_with_the_error(db_engine, session, hooks):
+    gid, jack, dick = new_game(session)
+    url = hooks.url
+    hooks.close()  # nobody listens there any more
+    add_hook(db_engine, jack.id, url + "/gone")
+    with pytest.raises(webhooks.WebhookRetry):
+        webhooks.deliver(db_engine, started(db_engine), SETTINGS, timeout=5)
+    (claim,) = sent_rows(db_engine)
+    assert claim.status == "retry" and "ConnectionError" in claim.last_error
+
+
+def test_a_refusing_webhook_fails_and_is_not_retried(db_engine, session, hooks):
+    gid, jack, dick = new_game(session)
+    add_hook(db_engine, jack.id, hooks.url + "/jack")
+    row = started(db_engine)
+    hooks.answers = [404]
+    assert webhooks.deliver(db_engine, row, SETTINGS, timeout=5) == 0  # no WebhookRetry
+    (claim,) = sent_rows(db_engine)
+    assert (claim.status, claim.attempts) == ("failed", 1)
+    assert "HTTP 404" in claim.last_error
+    assert webhooks.deliver(db_engine, row, SETTINGS, timeout=5) == 0
+    assert len(hooks.to("/jack")) == 1
+
+
+def test_discord_and_slack_shapes(db_engine, session, hooks):
+    gid, jack, dick = new_game(session)
+    add_hook(db_engine, jack.id, hooks.url + "/discord", "discord")
+    add_hook(db_engine, jack.id, hooks.url + "/slack", "slack")
+    row = rows(db_engine, "game_started")[0]
+    with Session(db_engine) as s:
+        (envelope,) = [e for e in recipients.envelopes(s, row, SETTINGS) if e.user_id == jack.id]
+    mail = render.render(envelope.kind, envelope.context, envelope.locale)
+    assert webhooks.deliver(db_engine, row.id, SETTINGS, timeout=5) == 2
+    (discord,) = hooks.to("/discord")
+    assert discord["content"] == mail.subject
+    (embed,) = discord["embeds"]
+    assert embed["title"] == mail.subject
+    assert embed["url"] == f"{SETTINGS.base_url}/games/{gid}"
+    assert mail.text.startswith(embed["description"].rstrip("…"))
+    assert len(embed["description"]) <= webhooks.EXCERPT
+    assert discord["allowed_mentions"] == {"parse": []}
+    (slack,) = hooks.to("/slack")
+    assert set(slack) == {"text"}
+    subject, excerpt = slack["text"].split("\n", 1)
+    assert subject == mail.subject and mail.text.startswith(excerpt.rstrip("…"))
+
+
+def test_a_long_mail_is_cut_to_an_excerpt():
+    text = "word " * 1000
+    body = webhooks.payload("discord", "Subject", text, None)
+    (embed,) = body["embeds"]
+    assert len(embed["description"]) == webhooks.EXCERPT and embed["description"].endswith("…")
+    assert "url" not in embed
+    assert len(webhooks.payload("slack", "S", text, None)["text"]) <= webhooks.EXCERPT + 2
+
+
+def test_a_users_webhook_gets_only_that_users_notifications(db_engine, session, hooks):
+    gid, jack, dick = new_game(session)
+    add_hook(db_engine, jack.id, hooks.url + "/jack")
+    add_hook(db_engine, dick.id, hooks.url + "/dick")
+    expected: dict[int, list[str]] = {jack.id: [], dick.id: []}
+    for row in rows(db_engine):
+        with Session(db_engine) as s:
+            for e in recipients.envelopes(s, row, SETTINGS):
+                expected[e.user_id].append(render.render(e.kind, e.context, e.locale).subject)
+        webhooks.deliver(db_engine, row.id, SETTINGS, timeout=5)
+    got = {jack.id: [b["content"] for b in hooks.to("/jack")],
+           dick.id: [b["content"] for b in hooks.to("/dick")]}
+    assert got == expected
+    assert got[jack.id] and got[dick.id] and got[jack.id] != got[dick.id]
+
+
+@pytest.mark.parametrize("url, allow_http, ok", [
+    ("https://discord.com/api/webhooks/1/abc", False, True),
+    ("  https://hooks.slack.com/services/T/B/x  ", False, True),
+    ("http://127.0.0.1:9/hook", False, False),
+    ("http://127.0.0.1:9/hook", True, True),
+    ("ftp://example.org/hook", True, False),
+    ("javascript:alert(1)", True, False),
+    ("https://user:pw@example.org/hook", False, False),
+    ("https://exa mple.org/hook", False, False),
+    ("https://example.org:notaport/", False, False),
+    ("", False, False),
+])
+def test_only_https_webhooks_are_taken(url, allow_http, ok):
+    if ok:
+        assert webhooks.check_url(url, allow_http) == url.strip()
+    else:
+        with pytest.raises(webhooks.BadWebhook):
+            webhooks.check_url(url, allow_http)
+
+
+def test_the_kind_is_guessed_from_the_url_or_checked():
+    assert webhooks.check_flavor("", "https://hooks.slack.com/services/x") == "slack"
+    assert webhooks.check_flavor(None, "https://discord.com/api/webhooks/x") == "discord"
+    assert webhooks.check_flavor("Slack", "https://example.org/x") == "slack"
+    with pytest.raises(webhooks.BadWebhook, match="discord and slack"):
+        webhooks.check_flavor("teams", "https://example.org/x")
+
+
+# --- through the notify task ----------------------------------------------------------------
+@pytest.fixture
+def task_app(tmp_path, smtp_catcher):
+    url = f"sqlite:///{tmp_path / 'webhooks.db'}"
+    db.migrate(url)
+    app = create_app({"DATABASE_URL": url, "VAR_DIR": str(tmp_path / "var"),
+                      "MAIL_SMTP_PORT": smtp_catcher.port, "BROKER_URL": "filesystem://",
+                      "BROKER_DIR": str(tmp_path / "broker"), "WEBHOOK_TIMEOUT": 5})
+    with app.app_context():
+        yield app
+    app.extensions["whistlestop.db"].dispose()
+
+
+def test_the_notify_task_retries_a_webhook_until_it_takes_the_post(task_app, hooks,
+                                                                   smtp_catcher):
+    from workers import tasks
+
+    assert webhooks.WebhookRetry in tasks.notify.autoretry_for
+    engine = db.get_engine()
+    with Session(engine) as s:
+        gid, jack, dick = new_game(s)
+    add_hook(engine, jack.id, hooks.url + "/jack")
+    row = started(engine)
+    hooks.answers = [500, 502]
+    result = tasks.notify.apply(args=(row,))  # eager: the retries run at once, in order
+    assert result.successful(), result.traceback
+    (claim,) = sent_rows(engine)
+    assert (claim.status, claim.attempts) == ("sent", 3)
+    assert len(hooks.to("/jack")) == 3
+    assert len([m for m in smtp_catcher.received() if m["To"] == jack.email]) == 1
+    with Session(engine) as s:
+        assert s.get(OutboxMessage, row).delivered_at is not None

@@ -1,0 +1,77 @@
+"""Standing orders: the server answers a trigger or second-place decision by the seat's filed
+policy instead of asking, records it for the seat's next mail, and the log still rebuilds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from engine.core import from_dict
+from sqlmodel import Session, select
+
+from server.models import AutoOrder, Game
+from server.services import games, standing
+from server.services.standing import StandingOrderError
+from tests.server.api.helpers import _play_one
+
+SEATS = {"kennedy": None, "nixon": None}
+
+
+def test_policies_answer_instead_of_asking(db_engine):
+    with Session(db_engine) as session:
+        gid = games.create_game(session, "tmotp", {}, SEATS, seed="standing-1").id
+        standing.file(session, gid, "kennedy", "trigger", "helps_me")
+        standing.file(session, gid, "nixon", "trigger", "never")
+        standing.file(session, gid, "kennedy", "second_place", "endorsement")
+        standing.file(session, gid, "nixon", "second_place", "momentum")
+        session.commit()
+    rng = random.Random(7)
+    for _ in range(3000):
+        with Session(db_engine) as session:
+            game = session.get(Game, gid)
+            if game.status == "finished":
+                break
+            state = from_dict(game.state)
+            for seat in state.active():
+                asks = state.asks(seat)
+                assert asks["step"] not in ("trigger", "award_choice"), (seat, asks)
+            _play_one(session, gid, rng)
+    with Session(db_engine) as session:
+        assert session.get(Game, gid).status == "finished"
+        assert games.rebuild(session, gid)
+        given = session.exec(select(AutoOrder).where(AutoOrder.game_id == gid)).all()
+    rules = {(a.seat, a.rule, a.actions[0]) for a in given}
+    assert all(a.source == "standing" and a.mailed_at is None for a in given)
+    assert {r for r in rules if r[1].startswith("second_place")} <= {
+        ("kennedy", "second_place:endorsement", "endorsement"),
+        ("nixon", "second_place:momentum", "momentum")}
+    assert ("nixon", "trigger:never", "pass") in rules
+    assert {rule for _, rule, _ in rules} >= {"trigger:never", "trigger:helps_me"}
+    assert all(action == "pass" for seat, rule, action in rules if rule == "trigger:never")
+
+
+@pytest.mark.parametrize("icon, seat, expected", [
+    ("kennedy", "kennedy", "trigger"), ("both", "kennedy", "trigger"),
+    ("nixon", "kennedy", "pass"), ("nixon", "nixon", "trigger")])
+def test_helps_me_means_the_seats_own_icon_or_both(icon, seat, expected):
+    asks = {"step": "trigger", "card": 1, "icon": icon}
+    assert standing.answer(asks, seat, {"trigger": "helps_me"}) == (expected, "trigger:helps_me")
+    assert standing.answer(asks, seat, {"trigger": "ask"}) is None
+    assert standing.answer({"step": "activity"}, seat, {"trigger": "always"}) is None
+
+
+@pytest.mark.parametrize("kind, value, words", [
+    ("trigger", "sometimes", "never, always, helps_me, ask"),
+    ("second_place", "votes", "momentum, endorsement, ask"),
+    ("deadline_default", ["frobnicate 3"], "not an action of this game"),
+    ("deadline_default", [""] * 3, "1 to 10 lines"),
+    ("deadline_default", 42, "list of order lines"),
+    ("mood", "calm", "The standing orders are"),
+])
+def test_a_bad_standing_order_is_refused_with_the_reason(session, kind, value, words):
+    gid = games.create_game(session, "tmotp", {}, SEATS, seed="standing-2").id
+    state = from_dict(session.get(Game, gid).state)
+    with pytest.raises(StandingOrderError) as refused:
+        standing.file(session, gid, "kennedy", kind, value, state)
+    assert words in str(refused.value)
+    assert standing.of_game(session, gid) == {}
