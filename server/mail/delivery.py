@@ -127,7 +127,9 @@ def _claim(engine: Engine, message_id: int, envelope: Envelope, settings: MailSe
         except IntegrityError:
             session.rollback()
         held = session.exec(select(MailSent).where(
-            MailSent.outbox_id == message_id, MailSent.recipient == envelope.recipient)).one()
+            MailSent.outbox_id == message_id, MailSent.recipient == envelope.recipient)).first()
+        if held is None:  # released meanwhile by a run that met a temporary failure: retry
+            raise Busy(f"mail #{message_id} to {envelope.recipient} was being sent")
         if held.status != "sending":
             return False
         if aware(held.sent_at) > now - timedelta(seconds=lease):

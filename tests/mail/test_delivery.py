@@ -224,3 +224,43 @@ def test_no_mail_shows_a_seat_what_its_view_hides(db_engine, session, smtp_catch
         session.commit()
         session.expire_all()
     assert checked > 0
+
+
+def test_a_claim_released_between_insert_and_lookup_means_busy(monkeypatch):
+    """Another run's claim fails our insert, then is released (its SMTP answered 4xx) before we
+    read it: we are told to retry (Busy), never crash with NoResultFound."""
+    import pytest as _pytest
+    from sqlalchemy.exc import IntegrityError
+    from server.mail import delivery
+
+    class FakeSession:
+        def __init__(self, engine):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def add(self, row):
+            pass
+
+        def commit(self):
+            raise IntegrityError("insert", {}, Exception("unique"))
+
+        def rollback(self):
+            pass
+
+        def exec(self, query):
+            class Result:
+                def first(self):
+                    return None
+            return Result()
+
+    monkeypatch.setattr(delivery, "Session", FakeSession)
+    envelope = delivery.Envelope("kennedy", "jack@example.org", "en", "your_decision", {}, 1,
+                                 "kennedy", 1)
+    settings = delivery.MailSettings("http://x", "example.org", "games@example.org", "W", "s")
+    with _pytest.raises(delivery.Busy):
+        delivery._claim(None, 5, envelope, settings, "tag", 300.0)
