@@ -74,8 +74,9 @@ def notify(message_id: int) -> str | None:
     # webhook down (WebhookRetry) retries the task, and the relay sends the row again later.
     return delivery.deliver(engine, message_id, settings, smtp.SmtpSettings.from_config(cfg),
                             lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]),
-                            before_consumed=lambda: webhooks.deliver(
-                                engine, message_id, settings, float(cfg["WEBHOOK_TIMEOUT"])))
+                            before_consumed=lambda mails: webhooks.deliver(
+                                engine, message_id, settings, float(cfg["WEBHOOK_TIMEOUT"]),
+                                envelopes=mails))
 
 
 @celery.task(name="whistlestop.handle_reply", ignore_result=True, **RETRIES)

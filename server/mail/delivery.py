@@ -38,11 +38,12 @@ class Busy(Exception):
 
 def deliver(engine: Engine, message_id: int, settings: MailSettings,
             transport: smtp.SmtpSettings, lease: float = LEASE,
-            before_consumed: Callable[[], None] | None = None) -> str | None:
+            before_consumed: Callable[[list[Envelope]], None] | None = None) -> str | None:
     """Send what the outbox row ``message_id`` calls for; then mark the row consumed.
 
-    ``before_consumed()`` runs after the mails, before the row is marked consumed (the
-    webhooks): if it raises, the row stays unconsumed and is sent again, mails skipped.
+    ``before_consumed(envelopes)`` runs after the mails, with the mails' envelopes, before the
+    row is marked consumed (the webhooks): if it raises, the row stays unconsumed and is sent
+    again, mails skipped.
 
     Returns "sent" (n mails), "duplicate" (the row was consumed already), or None (no such
     row). Raises smtp.TemporaryFailure (retry later) or Busy.
@@ -76,7 +77,7 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
             _done(engine, message_id, envelope, "sent", None)
             sent += 1
     if before_consumed is not None:
-        before_consumed()
+        before_consumed(mails)
     with Session(engine) as session:
         outbox.mark_delivered(session, message_id)
         session.commit()

@@ -19,8 +19,8 @@ import engine.core as game_engine
 from sqlmodel import Session, select
 
 from server.mail import contexts, reply_address
-from server.models import AutoOrder, Game, OutboxMessage, Seat, StandingOrder, User, utcnow
-from server.services import games, links, users
+from server.models import AutoOrder, Game, OutboxMessage, Seat, User, utcnow
+from server.services import games, links, standing, users
 
 
 @dataclass(frozen=True)
@@ -148,13 +148,9 @@ def _fallback(session: Session, game: Game, seat: str, state) -> dict:
     one is applied), or the engine's safe default."""
     if game.on_deadline == "forfeit":
         return {"source": "forfeit", "actions": []}
-    filed = session.exec(select(StandingOrder.value).where(
-        StandingOrder.game_id == game.id, StandingOrder.seat == seat,
-        StandingOrder.kind == "deadline_default")).first()
-    if isinstance(filed, str):
-        filed = [filed]
+    filed = standing.filed_lines(session, game.id, seat)
     if filed:
-        return {"source": "filed", "actions": [str(line) for line in filed]}
+        return {"source": "filed", "actions": filed}
     return {"source": "default", "actions": [state.default_action(seat)]}
 
 

@@ -139,7 +139,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         policies = standing.from_reply(policy_lines)
         for kind, value in policies.items():
             if value not in (None, "ask", []):
-                standing.check(kind, value, state)
+                standing.check(kind, value, state, seat.seat)
     except standing.StandingOrderError as exc:
         outcome = play.Outcome("malformed", current, reason=str(exc),
                                legal=list(standing.REPLY_EXAMPLES))

@@ -105,10 +105,12 @@ def payload(flavor: str, subject: str, text: str, url: str | None) -> dict:
 
 
 def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: float = 10.0,
-            lease: float = LEASE) -> int | None:
+            lease: float = LEASE, envelopes: list[Envelope] | None = None) -> int | None:
     """Post the outbox row's notifications to the recipients' webhooks, each at most once;
     return how many were posted by this run (None: no such row). Raises WebhookRetry when a
-    webhook should be tried again later (the others have been tried meanwhile)."""
+    webhook should be tried again later (the others have been tried meanwhile).
+    ``envelopes``: the row's mails as the mail delivery computed them (default: computed
+    here), so a post says what the mail said."""
     with Session(engine) as session:
         db.reading(session)
         row = session.get(OutboxMessage, outbox_id)
@@ -116,7 +118,9 @@ def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: flo
             return None
         if row.delivered_at is not None:
             return 0  # consumed: its posts were settled before (delivery.deliver)
-        posts = _posts(session, row, settings)
+        if envelopes is None:
+            envelopes = recipients.envelopes(session, row, settings)
+        posts = _posts(session, envelopes)
     posted, retry = 0, []
     for hook_id, post in posts:
         if not _claim(engine, outbox_id, hook_id, lease):
@@ -137,11 +141,9 @@ def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: flo
     return posted
 
 
-def _posts(session: Session, row: OutboxMessage, settings: MailSettings
-           ) -> list[tuple[int, Post]]:
+def _posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]:
     """(webhook id, what to post) for each webhook of each envelope's user."""
-    envelopes = [e for e in recipients.envelopes(session, row, settings)
-                 if e.user_id is not None]
+    envelopes = [e for e in envelopes if e.user_id is not None]
     if not envelopes:
         return []
     hooks: dict[int, list[Webhook]] = {}

@@ -97,8 +97,7 @@ def _set_alarm(session: Session, game: Game, alarm: datetime | None, sent: int) 
 def _remind(session: Session, game: Game, seats: list[str], deadline: datetime,
             now: datetime) -> str:
     """Send the reminder due (one, even if the sweeper was away through several)."""
-    times = [games.next_alarm(game, deadline, k) for k in range(games.MAX_REMINDERS)]
-    times = sorted({t for t in times if t < deadline})
+    times = games.reminder_times(game, deadline)
     sent = max(game.reminders_sent + 1, sum(1 for t in times if t <= now))
     if not _set_alarm(session, game, games.next_alarm(game, deadline, sent), sent):
         return "none"

@@ -144,14 +144,17 @@ def deadline_values(game: Game, now: datetime) -> dict:
             "reminders_sent": 0}
 
 
-MAX_REMINDERS = 5
+def reminder_times(game: Game, deadline: datetime) -> list[datetime]:
+    """The moments of the game's reminders before ``deadline``, earliest first."""
+    before = sorted({h for h in game.reminder_hours or [] if 0 < h < game.decision_hours},
+                    reverse=True)
+    return [deadline - timedelta(hours=h) for h in before]
 
 
 def next_alarm(game: Game, deadline: datetime, sent: int) -> datetime:
     """When the sweeper must next look at the game: reminder ``sent`` + 1, or the deadline."""
-    before = sorted((h for h in game.reminder_hours or [] if 0 < h < game.decision_hours),
-                    reverse=True)
-    return deadline - timedelta(hours=before[sent]) if sent < len(before) else deadline
+    times = reminder_times(game, deadline)
+    return times[sent] if sent < len(times) else deadline
 
 
 def _compare_and_set(session: Session, game: Game, step: int, state,

@@ -11,10 +11,10 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from server.mail import webhooks
+from server.mail.render import LOCALES
 from server.models import User, Webhook, WebhookSent
 
 MAIL_MODES = ("every", "digest", "none")
-LOCALES = ("en", "ja", "es")
 MAX_WEBHOOKS = 5
 
 

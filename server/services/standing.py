@@ -16,8 +16,7 @@ whose action is not legal then (it cannot be) leaves the decision to the seat.
 
 from __future__ import annotations
 
-from engine.core import MalformedAction
-from engine.core.notation import Action
+from engine.core import ActionError, MalformedAction
 from sqlmodel import Session, select
 
 from server.models import AutoOrder, StandingOrder, utcnow
@@ -89,8 +88,10 @@ class Standing:
         self.given = []
 
 
-def check(kind: str, value, state=None) -> object:
-    """The value to store for a standing order, or StandingOrderError saying what would do."""
+def check(kind: str, value, state=None, seat: str | None = None) -> object:
+    """The value to store for a standing order, or StandingOrderError saying what would do.
+    With the game's ``state`` and the ``seat``, a default order's lines must be in the game's
+    notation (whether one is legal is known only when the deadline passes)."""
     if kind in POLICIES:
         if value not in POLICIES[kind]:
             raise StandingOrderError(f"A {kind} standing order is one of "
@@ -104,17 +105,14 @@ def check(kind: str, value, state=None) -> object:
         lines = [x.strip() for x in lines if x.strip()]
         if not 1 <= len(lines) <= MAX_DEFAULT_LINES:
             raise StandingOrderError(f"A default order has 1 to {MAX_DEFAULT_LINES} lines.")
-        if state is not None:
-            verbs = state._known_verbs()
+        if state is not None and seat is not None:
             for line in lines:
                 try:
-                    action = Action.parse(line)
+                    state.parse(seat, line)
                 except MalformedAction as exc:
                     raise StandingOrderError(f"{line!r}: {exc.reason}") from None
-                if action.verb not in verbs:
-                    raise StandingOrderError(
-                        f"{line!r}: '{action.verb}' is not an action of this game. Actions "
-                        f"are: {', '.join(sorted(verbs))}.")
+                except ActionError:
+                    pass  # not legal now; it may be at the deadline
         return lines
     raise StandingOrderError(f"The standing orders are {', '.join(KINDS)}; not {kind!r}.")
 
@@ -126,7 +124,7 @@ def file(session: Session, game_id: int, seat: str, kind: str, value, state=None
                                                    StandingOrder.seat == seat,
                                                    StandingOrder.kind == kind)).first()
     withdrawn = value in (None, "ask", [], "")
-    value = None if withdrawn else check(kind, value, state)
+    value = None if withdrawn else check(kind, value, state, seat)
     if withdrawn:
         if kind not in KINDS:
             raise StandingOrderError(f"The standing orders are {', '.join(KINDS)}; "
@@ -168,8 +166,7 @@ REPLY_EXAMPLES = ["standing trigger helps_me", "standing second_place momentum",
 
 
 def is_reply_line(line: str) -> bool:
-    return line.split(maxsplit=1)[:1] == [REPLY_WORD] or line.casefold().startswith(
-        REPLY_WORD + " ")
+    return [w.casefold() for w in line.split(maxsplit=1)[:1]] == [REPLY_WORD]
 
 
 def from_reply(lines: list[str]) -> dict[str, object]:

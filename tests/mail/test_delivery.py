@@ -226,41 +226,33 @@ def test_no_mail_shows_a_seat_what_its_view_hides(db_engine, session, smtp_catch
     assert checked > 0
 
 
-def test_a_claim_released_between_insert_and_lookup_means_busy(monkeypatch):
-    """Another run's claim fails our insert, then is released (its SMTP answered 4xx) before we
-    read it: we are told to retry (Busy), never crash with NoResultFound."""
-    import pytest as _pytest
-    from sqlalchemy.exc import IntegrityError
-    from server.mail import delivery
 
-    class FakeSession:
-        def __init__(self, engine):
-            pass
+def test_a_claim_released_between_insert_and_lookup_means_busy(db_engine, session,
+                                                                smtp_catcher):
+    """Another run's claim makes our insert fail, and is released (its SMTP server answered
+    4xx) before we read it: we are told to retry (Busy), never crash. The release is made on
+    another connection of the real database the moment our insert is rolled back."""
+    from sqlalchemy import delete, event
+    from sqlmodel import Session as DbSession
 
-        def __enter__(self):
-            return self
+    gid, jack, dick = new_game(session)
+    row_id = session.exec(select(OutboxMessage.id).where(
+        OutboxMessage.kind == "game_started")).one()
+    session.add(MailSent(outbox_id=row_id, recipient="kennedy", address=jack.email,
+                         message_id="<x>", kind="game_started", status="sending"))
+    session.commit()
 
-        def __exit__(self, *exc):
-            return False
+    def release(_session):
+        with db_engine.connect() as other:
+            other.execute(delete(MailSent).where(MailSent.outbox_id == row_id))
+            other.commit()
 
-        def add(self, row):
-            pass
-
-        def commit(self):
-            raise IntegrityError("insert", {}, Exception("unique"))
-
-        def rollback(self):
-            pass
-
-        def exec(self, query):
-            class Result:
-                def first(self):
-                    return None
-            return Result()
-
-    monkeypatch.setattr(delivery, "Session", FakeSession)
-    envelope = delivery.Envelope("kennedy", "jack@example.org", "en", "your_decision", {}, 1,
-                                 "kennedy", 1)
-    settings = delivery.MailSettings("http://x", "example.org", "games@example.org", "W", "s")
-    with _pytest.raises(delivery.Busy):
-        delivery._claim(None, 5, envelope, settings, "tag", 300.0)
+    event.listen(DbSession, "after_rollback", release)
+    try:
+        with pytest.raises(delivery.Busy):
+            delivery.deliver(db_engine, row_id, SETTINGS, transport(smtp_catcher))
+    finally:
+        event.remove(DbSession, "after_rollback", release)
+    # The retry sends both mails, once.
+    assert delivery.deliver(db_engine, row_id, SETTINGS, transport(smtp_catcher)) == "sent"
+    assert sorted(m["To"] for m in smtp_catcher.received()) == sorted([jack.email, dick.email])
