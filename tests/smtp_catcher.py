@@ -19,16 +19,23 @@ class SmtpCatcher:
         self.messages: list[EmailMessage] = []
         self.envelopes: list[tuple[str, list[str]]] = []
         self.answer: str | None = None  # e.g. "451 4.3.0 try later": refuse every message
+        self.answer_to: dict[str, str] = {}  # an address's own answer (refuse mail to it)
+        self.sessions: list = []  # the SMTP sessions that sent a message, each once
         self._lock = threading.Lock()
         self._controller: Controller | None = None
 
     async def handle_DATA(self, server, session, envelope) -> str:
         if self.answer:
             return self.answer
+        refused = [self.answer_to[r] for r in envelope.rcpt_tos if r in self.answer_to]
+        if refused:
+            return refused[0]
         message = email.message_from_bytes(envelope.original_content, policy=policy.default)
         with self._lock:
             self.messages.append(message)
             self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
+            if not any(known is session for known in self.sessions):
+                self.sessions.append(session)
         return "250 OK"
 
     def start(self) -> "SmtpCatcher":

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 
-from celery.signals import task_failure, worker_process_init
+from celery.signals import task_failure, worker_process_init, worker_process_shutdown
 from flask import current_app, has_app_context
 from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
@@ -69,14 +70,26 @@ def notify(message_id: int) -> str | None:
     answers 4xx makes the task retry with backoff; after the retries the relay sends the row
     again. Returns "sent", "duplicate" (consumed already) or None (no such row)."""
     cfg = current_app.config
-    engine, settings = db.get_engine(), MailSettings.from_config(cfg)
     # The same notifications go to the recipients' webhooks, before the row is consumed: a
     # webhook down (WebhookRetry) retries the task, and the relay sends the row again later.
-    return delivery.deliver(engine, message_id, settings, smtp.SmtpSettings.from_config(cfg),
+    return delivery.deliver(db.get_engine(), message_id, MailSettings.from_config(cfg),
+                            _smtp_connection(smtp.SmtpSettings.from_config(cfg)),
                             lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]),
-                            before_consumed=lambda mails: webhooks.deliver(
-                                engine, message_id, settings, float(cfg["WEBHOOK_TIMEOUT"]),
-                                envelopes=mails))
+                            webhook_timeout=float(cfg["WEBHOOK_TIMEOUT"]))
+
+
+# One SMTP session per worker process (per thread, for a threaded pool), kept open across
+# notify tasks: see smtp.Connection.
+_smtp = threading.local()
+
+
+def _smtp_connection(settings: smtp.SmtpSettings) -> smtp.Connection:
+    connection = getattr(_smtp, "connection", None)
+    if connection is None or connection.settings != settings:
+        if connection is not None:
+            connection.close()
+        connection = _smtp.connection = smtp.Connection(settings)
+    return connection
 
 
 @celery.task(name="whistlestop.handle_reply", ignore_result=True, **RETRIES)
@@ -147,10 +160,20 @@ def record_task_failure(sender=None, task_id=None, exception=None, args=None, **
 
 @worker_process_init.connect
 def _fresh_connections_after_fork(**_kwargs):
-    """A pool process must not share the parent's database connections."""
+    """A pool process must not share the parent's database connections (nor its SMTP
+    session, if it had one)."""
     from workers import celery_app
 
+    _smtp.connection = None
     if celery_app._flask_app is not None:
         db_engine = celery_app._flask_app.extensions.get("whistlestop.db")
         if db_engine is not None:
             db_engine.dispose(close=False)
+
+
+@worker_process_shutdown.connect
+def _close_smtp_session(**_kwargs):
+    """Say QUIT to the mail server as a pool process ends."""
+    connection = getattr(_smtp, "connection", None)
+    if connection is not None:
+        connection.close()

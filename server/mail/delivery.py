@@ -1,28 +1,37 @@
 """Send the mails of one outbox row: each recipient's mail at most once.
 
-For every envelope (``recipients.envelopes``) the sender first *claims* the mail: a MailSent row
-("sending") unique per outbox row and recipient, committed before the SMTP exchange. A second
-run of the task (the relay sends a row again while the first run waits out an SMTP outage)
-finds the claim and leaves the mail alone; a claim older than ``lease`` seconds belonged to a
-run that died, and is taken over. After the exchange the row says "sent" (or "refused", with
-the server's permanent answer). A temporary failure releases the claim and raises, so the task
-retries with backoff. What remains is a crash between the server's 250 and our commit: the mail
-is sent again after the lease, with the same Message-ID, which mail systems recognize.
+The row's mails (``recipients.envelopes``) are first *claimed*: a MailSent row ("sending")
+unique per outbox row and recipient, all of the row's in one transaction committed before the
+first SMTP exchange. A second run of the task (the relay sends a row again while the first run
+waits out an SMTP outage) finds the claims and leaves those mails alone; a claim older than
+``lease`` seconds belonged to a run that died, and is taken over. After the exchanges one
+transaction says which mails were "sent" (or "refused", with the server's permanent answer)
+and marks the row consumed. A temporary failure (or any error) records the mails sent so far,
+releases the claims of the others and raises, so the task retries with backoff. What remains
+is a crash between the server's 250 and that commit: the mail is sent again after the lease,
+with the same Message-ID, which mail systems recognize.
+
+The same notifications go to the recipients' webhooks (``webhook_timeout`` set), after the
+mails are recorded and before the row is consumed: a webhook that must be tried again
+(WebhookRetry) leaves the row unconsumed, its mails settled.
+
+Two write transactions per row, whatever its number of mails, and one SMTP session per worker
+process rather than per row (workers/tasks.py passes its open ``smtp.Connection``): what
+bench/mail_throughput.py measures.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Callable
 
-from sqlalchemy import delete, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from server import db
-from server.mail import compose, recipients, render, smtp
+from server.mail import compose, recipients, render, smtp, webhooks
 from server.mail.recipients import Envelope, MailSettings
 from server.models import AutoOrder, MailSent, OutboxMessage, Seat, aware, utcnow
 from server.services import links, outbox
@@ -36,17 +45,19 @@ class Busy(Exception):
     """Another run is sending one of this row's mails right now: try again later."""
 
 
+Outcome = tuple[Envelope, str, "str | None"]  # the mail, "sent" or "refused", the refusal
+
+
 def deliver(engine: Engine, message_id: int, settings: MailSettings,
-            transport: smtp.SmtpSettings, lease: float = LEASE,
-            before_consumed: Callable[[list[Envelope]], None] | None = None) -> str | None:
+            transport: smtp.SmtpSettings | smtp.Connection, lease: float = LEASE,
+            webhook_timeout: float | None = None) -> str | None:
     """Send what the outbox row ``message_id`` calls for; then mark the row consumed.
 
-    ``before_consumed(envelopes)`` runs after the mails, with the mails' envelopes, before the
-    row is marked consumed (the webhooks): if it raises, the row stays unconsumed and is sent
-    again, mails skipped.
+    ``transport``: the SMTP server, or an open connection to it (kept open). With
+    ``webhook_timeout``, the recipients' webhooks get the same notifications.
 
-    Returns "sent" (n mails), "duplicate" (the row was consumed already), or None (no such
-    row). Raises smtp.TemporaryFailure (retry later) or Busy.
+    Returns "sent", "duplicate" (the row was consumed already), or None (no such row).
+    Raises smtp.TemporaryFailure or webhooks.WebhookRetry (retry later), or Busy.
     """
     with Session(engine) as session:
         db.reading(session)
@@ -56,36 +67,44 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
         if row.delivered_at is not None:
             return "duplicate"
         mails = recipients.envelopes(session, row, settings)
+        posts = webhooks.posts(session, mails) if webhook_timeout is not None else []
         kind = row.kind
     tag = compose.install_tag(settings.secret)
-    sent = 0
-    with smtp.Connection(transport) as connection:
-        for envelope in mails:
-            if not _claim(engine, message_id, envelope, settings, tag, lease):
-                continue
-            message = _message(message_id, envelope, settings, tag)
+    mine = _claim_all(engine, message_id, mails, settings, tag, lease)
+    done: list[Outcome] = []
+    connection = transport if isinstance(transport, smtp.Connection) else \
+        smtp.Connection(transport)
+    try:
+        eight_bit = bool(mine) and connection.eight_bit()
+        for envelope in mine:
+            message = _message(message_id, envelope, settings, tag, eight_bit)
             try:
-                connection.send(message)
-            except smtp.TemporaryFailure:
-                _release(engine, message_id, envelope.recipient)
-                raise
+                connection.send(message, eight_bit)
             except smtp.PermanentFailure as exc:
                 log.warning("mail #%s to %s refused for good: %s", message_id,
                             envelope.address, exc)
-                _done(engine, message_id, envelope, "refused", str(exc)[:2000])
+                done.append((envelope, "refused", str(exc)[:2000]))
                 continue
-            _done(engine, message_id, envelope, "sent", None)
-            sent += 1
-    if before_consumed is not None:
-        before_consumed(mails)
-    with Session(engine) as session:
-        outbox.mark_delivered(session, message_id)
-        session.commit()
+            done.append((envelope, "sent", None))
+    except BaseException:
+        # What was sent is recorded; the claims of the mails not sent are given back.
+        _settle_after_error(engine, message_id, done, mine[len(done):])
+        raise
+    finally:
+        if connection is not transport:
+            connection.close()
+    sent = sum(status == "sent" for _mail, status, _error in done)
+    if posts:
+        _settle(engine, message_id, done)
+        webhooks.post(engine, message_id, posts, webhook_timeout)
+        done = []
+    _settle(engine, message_id, done, consumed=True)
     log.info("outbox #%s (%s): %s mail(s) sent", message_id, kind, sent)
     return "sent"
 
 
-def _message(message_id: int, envelope: Envelope, settings: MailSettings, tag: str):
+def _message(message_id: int, envelope: Envelope, settings: MailSettings, tag: str,
+             eight_bit: bool = False):
     rendered = render.render(envelope.kind, envelope.context, envelope.locale)
     thread = (compose.thread_id(envelope.game_id, envelope.seat, settings.domain, tag)
               if envelope.game_id is not None and envelope.seat else None)
@@ -98,7 +117,8 @@ def _message(message_id: int, envelope: Envelope, settings: MailSettings, tag: s
                                                envelope.user_id)
                          if envelope.user_id is not None else settings.links.preferences()),
         unsubscribe_mailto=None,
-        list_id=f"Whistlestop games <games.{settings.domain}>", date=utcnow())
+        list_id=f"Whistlestop games <games.{settings.domain}>", date=utcnow(),
+        eight_bit=eight_bit)
 
 
 def _safe(recipient: str) -> str:
@@ -110,10 +130,59 @@ def _msgid(message_id: int, recipient: str, settings: MailSettings, tag: str) ->
     return compose.message_id(message_id, _safe(recipient), settings.domain, tag)
 
 
-# --- the claim ------------------------------------------------------------------------------
+# --- the claims -----------------------------------------------------------------------------
+# The statements of every run, built once: a mail server's worth of mails a second would spend
+# as long building SQLAlchemy expressions as the database spends running them.
+_MAILS, _SEATS, _AUTO = MailSent.__table__, Seat.__table__, AutoOrder.__table__
+_CLAIM = insert(_MAILS)
+_RECORD = (update(_MAILS).where(_MAILS.c.outbox_id == bindparam("o"),
+                                _MAILS.c.recipient == bindparam("r"))
+           .values(status=bindparam("status"), error=bindparam("error"),
+                   sent_at=bindparam("at")))
+_NOTES = (update(_SEATS).where(_SEATS.c.game_id == bindparam("g"),
+                               _SEATS.c.seat == bindparam("s"))
+          .values(notes_mailed=bindparam("n")))
+_MAILED = (update(_AUTO).where(_AUTO.c.id.in_(bindparam("ids", expanding=True)),
+                               _AUTO.c.mailed_at.is_(None))
+           .values(mailed_at=bindparam("at")))
+_RELEASE = delete(_MAILS).where(_MAILS.c.outbox_id == bindparam("o"),
+                                _MAILS.c.status == "sending",
+                                _MAILS.c.recipient.in_(bindparam("rs", expanding=True)))
+
+
+def _claim_all(engine: Engine, message_id: int, mails: list[Envelope], settings: MailSettings,
+               tag: str, lease: float) -> list[Envelope]:
+    """Take the row's mails for this run, in one transaction when no run came before; return
+    those taken (a mail served already is not). Raises Busy when another run holds a live
+    claim (giving back what this run took)."""
+    if not mails:
+        return []
+    now = utcnow()
+    try:
+        with engine.begin() as connection:
+            connection.execute(_CLAIM, [
+                dict(outbox_id=message_id, recipient=e.recipient, address=e.address,
+                     kind=e.kind, game_id=e.game_id, status="sending", sent_at=now,
+                     step=e.step, error=None,
+                     message_id=_msgid(message_id, e.recipient, settings, tag))
+                for e in mails])
+        return list(mails)
+    except IntegrityError:  # an earlier run claimed some: one by one
+        pass
+    taken: list[Envelope] = []
+    try:
+        for envelope in mails:
+            if _claim(engine, message_id, envelope, settings, tag, lease):
+                taken.append(envelope)
+    except Busy:
+        _settle(engine, message_id, [], release=taken)
+        raise
+    return taken
+
+
 def _claim(engine: Engine, message_id: int, envelope: Envelope, settings: MailSettings,
            tag: str, lease: float) -> bool:
-    """Take the mail for this run; False when it is served already. Raises Busy when another
+    """Take one mail for this run; False when it is served already. Raises Busy when another
     run holds a live claim."""
     now = utcnow()
     with Session(engine) as session:
@@ -144,26 +213,36 @@ def _claim(engine: Engine, message_id: int, envelope: Envelope, settings: MailSe
         return True
 
 
-def _release(engine: Engine, message_id: int, recipient: str) -> None:
-    with Session(engine) as session:
-        session.execute(delete(MailSent).where(MailSent.outbox_id == message_id,
-                                               MailSent.recipient == recipient,
-                                               MailSent.status == "sending"))
-        session.commit()
+def _settle(engine: Engine, message_id: int, done: list[Outcome],
+            release: list[Envelope] = (), consumed: bool = False) -> None:
+    """In one transaction: record each mail sent or refused (and, for a mail sent, the notes
+    and automatic orders it told of), give back the claims of ``release``, and mark the row
+    consumed if ``consumed``."""
+    now = utcnow()
+    sent = [e for e, status, _error in done if status == "sent"]
+    with engine.begin() as connection:
+        if done:
+            connection.execute(_RECORD, [dict(o=message_id, r=e.recipient, status=status,
+                                              error=error, at=now)
+                                         for e, status, error in done])
+        notes = [dict(g=e.game_id, s=e.seat, n=e.notes_shown)
+                 for e in sent if e.notes_shown is not None]
+        if notes:
+            connection.execute(_NOTES, notes)
+        told = [i for e in sent for i in e.auto_orders]
+        if told:
+            connection.execute(_MAILED, dict(ids=told, at=now))
+        if release:
+            connection.execute(_RELEASE, dict(o=message_id, rs=[e.recipient for e in release]))
+        if consumed:
+            outbox.mark_delivered(connection, message_id)
 
 
-def _done(engine: Engine, message_id: int, envelope: Envelope, status: str,
-          error: str | None) -> None:
-    with Session(engine) as session:
-        session.execute(update(MailSent).where(MailSent.outbox_id == message_id,
-                                               MailSent.recipient == envelope.recipient)
-                        .values(status=status, error=error, sent_at=utcnow()))
-        if status == "sent" and envelope.notes_shown is not None:
-            session.execute(update(Seat).where(Seat.game_id == envelope.game_id,
-                                               Seat.seat == envelope.seat)
-                            .values(notes_mailed=envelope.notes_shown))
-        if status == "sent" and envelope.auto_orders:
-            session.execute(update(AutoOrder).where(AutoOrder.id.in_(envelope.auto_orders),
-                                                    AutoOrder.mailed_at.is_(None))
-                            .values(mailed_at=utcnow()))
-        session.commit()
+def _settle_after_error(engine: Engine, message_id: int, done: list[Outcome],
+                        unsent: list[Envelope]) -> None:
+    """``_settle`` as a run ends on an error; its own failure (the database may be what
+    failed) is logged, the run's error is what the task sees."""
+    try:
+        _settle(engine, message_id, done, release=unsent)
+    except Exception:
+        log.exception("outbox #%s: could not record its mails after an error", message_id)

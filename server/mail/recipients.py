@@ -14,6 +14,7 @@ them, and delivery marks them mailed with the mail.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import engine.core as game_engine
 from sqlmodel import Session, select
@@ -71,7 +72,9 @@ def _seated(session: Session, game_id: int) -> list[tuple[Seat, User]]:
 
 def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | None,
                                                                         User | None]:
-    return next(((s, u) for s, u in _seated(session, game_id) if s.seat == seat), (None, None))
+    found = session.exec(select(Seat, User).join(User, User.id == Seat.user_id)
+                         .where(Seat.game_id == game_id, Seat.seat == seat)).first()
+    return (found[0], found[1]) if found else (None, None)
 
 
 # Mails a digest reader does not get one by one: the digest lists the games waiting instead.
@@ -120,26 +123,52 @@ def _choice_url(settings: MailSettings, game: Game, seat: str, step: int, user: 
                             notes)
 
 
-def _your_decision(session, payload, settings) -> list[Envelope]:
+class _Asked(NamedTuple):
+    """A seat asked a decision now, as a decision mail or a reminder needs it."""
+    game: Game
+    seat: Seat
+    user: User
+    state: Any
+    view: dict
+    notes: int  # the notes the seat's view has (Seat.notes_mailed once the mail is sent)
+    auto: list[AutoOrder]  # orders given for the seat that no mail has told of yet
+
+    def envelope(self, kind: str, context: dict, step: int) -> Envelope:
+        seat, user = self.seat.seat, self.user
+        return Envelope(seat, user.email, user.locale, kind, context, self.game.id, seat,
+                        user.id, notes_shown=self.notes, step=step,
+                        auto_orders=tuple(a.id for a in self.auto))
+
+
+def _asked(session: Session, payload: dict, kind: str) -> _Asked | None:
+    """The seat of ``payload`` if it is still asked at the payload's step and wants this kind
+    of mail; None when not (the step moved on, or the seat sealed its order meanwhile)."""
     game = session.get(Game, payload["game_id"])
     seat_name, step = payload["seat"], payload["step"]
-    # Not asked any more: the step moved on, or the seat sealed its order before this mail.
-    if game is None or game.step != step or not games.your_move(session, game, seat_name):
-        return []
+    if game is None or game.step != step or not game.state or game.status != "active":
+        return None
+    state = game_engine.from_dict(game.state)
+    if not games.your_move(session, game, seat_name, state):
+        return None
     seat, user = _seat_and_user(session, game.id, seat_name)
-    if user is None or not _wants(user, "your_decision"):
+    if user is None or not _wants(user, kind):
+        return None
+    view = state.view(seat_name)
+    return _Asked(game, seat, user, state, view, len(view.get("notes", [])),
+                  _unmailed(session, game.id, seat_name))
+
+
+def _your_decision(session, payload, settings) -> list[Envelope]:
+    asked = _asked(session, payload, "your_decision")
+    if asked is None:
         return []
-    view = game_engine.from_dict(game.state).view(seat_name)
-    notes = len(view.get("notes", []))
-    auto = _unmailed(session, game.id, seat_name)
+    game, user, seat_name, step = asked.game, asked.user, payload["seat"], payload["step"]
     context = contexts.your_decision(
-        game.id, seat_name, step, view, _name(user), user.locale, settings.links,
-        notes_seen=seat.notes_mailed,
-        choice_url=_choice_url(settings, game, seat_name, step, user, notes),
-        auto_orders=_told(auto), preferences_url=_preferences(settings, user))
-    return [Envelope(seat_name, user.email, user.locale, "your_decision", context, game.id,
-                     seat_name, user.id, notes_shown=notes, step=step,
-                     auto_orders=tuple(a.id for a in auto))]
+        game.id, seat_name, step, asked.view, _name(user), user.locale, settings.links,
+        notes_seen=asked.seat.notes_mailed,
+        choice_url=_choice_url(settings, game, seat_name, step, user, asked.notes),
+        auto_orders=_told(asked.auto), preferences_url=_preferences(settings, user))
+    return [asked.envelope("your_decision", context, step)]
 
 
 def _fallback(session: Session, game: Game, seat: str, state) -> dict:
@@ -158,26 +187,17 @@ def _reminder(session, payload, settings) -> list[Envelope]:
     """A reminder of a decision still open before its deadline: only while the game is at that
     step and the seat is asked (else the decision is answered, and there is nothing to
     remind)."""
-    game = session.get(Game, payload["game_id"])
-    seat_name, step = payload["seat"], payload["step"]
-    if game is None or game.step != step or not games.your_move(session, game, seat_name):
+    asked = _asked(session, payload, "reminder")
+    if asked is None:
         return []
-    seat, user = _seat_and_user(session, game.id, seat_name)
-    if user is None or not _wants(user, "reminder"):
-        return []
-    state = game_engine.from_dict(game.state)
-    view = state.view(seat_name)
-    notes = len(view.get("notes", []))
-    auto = _unmailed(session, game.id, seat_name)
+    game, user, seat_name, step = asked.game, asked.user, payload["seat"], payload["step"]
     context = contexts.reminder(
-        game.id, seat_name, step, view, _name(user), user.locale, settings.links,
+        game.id, seat_name, step, asked.view, _name(user), user.locale, settings.links,
         game.deadline_at, utcnow(), int(payload.get("number", 1)), int(payload.get("of", 1)),
-        _fallback(session, game, seat_name, state), notes_seen=seat.notes_mailed,
-        choice_url=_choice_url(settings, game, seat_name, step, user, notes),
-        auto_orders=_told(auto), preferences_url=_preferences(settings, user))
-    return [Envelope(seat_name, user.email, user.locale, "reminder", context, game.id,
-                     seat_name, user.id, notes_shown=notes, step=step,
-                     auto_orders=tuple(a.id for a in auto))]
+        _fallback(session, game, seat_name, asked.state), notes_seen=asked.seat.notes_mailed,
+        choice_url=_choice_url(settings, game, seat_name, step, user, asked.notes),
+        auto_orders=_told(asked.auto), preferences_url=_preferences(settings, user))
+    return [asked.envelope("reminder", context, step)]
 
 
 def _deadline_passed(session, payload, settings) -> list[Envelope]:

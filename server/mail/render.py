@@ -69,7 +69,10 @@ def environment(locale: str) -> Environment:
                       autoescape=select_autoescape(enabled_extensions=("html",),
                                                    default_for_string=False),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+                      keep_trailing_newline=True,
+                      # Templates are read once per process: no stat of every template and
+                      # partial at every mail (a changed template needs a restart).
+                      auto_reload=False)
     env.install_gettext_translations(translations(locale), newstyle=True)
     return env
 

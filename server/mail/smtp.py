@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import smtplib
 import ssl
+import time
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.message import Message
 
 
 class TemporaryFailure(Exception):
@@ -43,7 +44,7 @@ def _classify(code: int, text) -> Exception:
     return TemporaryFailure(error) if 400 <= code < 500 else PermanentFailure(error)
 
 
-def send(message: EmailMessage, settings: SmtpSettings) -> None:
+def send(message: Message, settings: SmtpSettings) -> None:
     """Deliver to the SMTP server or raise TemporaryFailure / PermanentFailure."""
     with Connection(settings) as connection:
         connection.send(message)
@@ -51,11 +52,22 @@ def send(message: EmailMessage, settings: SmtpSettings) -> None:
 
 class Connection:
     """One SMTP session for several messages, opened at the first send (a run with nothing to
-    send opens none); after a failure the next send opens a new one."""
+    send opens none); after a failure the next send opens a new one.
 
-    def __init__(self, settings: SmtpSettings):
+    A worker process keeps one open across its tasks (workers/tasks.py): a session costs three
+    round trips (greeting, EHLO, QUIT) that a mail need not pay. A session idle for longer than
+    ``check_after`` seconds is asked NOOP before it is used again, and one idle for longer than
+    ``max_idle`` is closed and opened anew: servers hang up on idle clients (RFC 5321 4.5.3.2
+    lets them after 5 minutes), and a session the server has dropped must not cost a mail a
+    retry.
+    """
+
+    def __init__(self, settings: SmtpSettings, check_after: float = 5.0,
+                 max_idle: float = 240.0):
         self.settings = settings
+        self.check_after, self.max_idle = check_after, max_idle
         self._smtp: smtplib.SMTP | None = None
+        self._used = 0.0  # time.monotonic() of the last exchange
 
     def __enter__(self) -> "Connection":
         return self
@@ -72,6 +84,12 @@ class Connection:
             self._smtp = None
 
     def _open(self) -> smtplib.SMTP:
+        if self._smtp is not None:
+            idle = time.monotonic() - self._used
+            if idle > self.max_idle:
+                self.close()
+            elif idle > self.check_after and not self._alive():
+                self._drop()
         if self._smtp is None:
             s = self.settings
             smtp = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
@@ -83,13 +101,33 @@ class Connection:
             except BaseException:
                 smtp.close()
                 raise
-            self._smtp = smtp
+            self._smtp, self._used = smtp, time.monotonic()
         return self._smtp
 
-    def send(self, message: EmailMessage) -> None:
-        """Deliver one message or raise TemporaryFailure / PermanentFailure."""
+    def _alive(self) -> bool:
         try:
-            refused = self._open().send_message(message)
+            return self._smtp.noop()[0] == 250
+        except (smtplib.SMTPException, OSError):
+            return False
+
+    def eight_bit(self) -> bool:
+        """Whether the server takes 8-bit MIME bodies (RFC 6152), the session opened if need
+        be; raise TemporaryFailure if it cannot be."""
+        try:
+            smtp = self._open()
+            smtp.ehlo_or_helo_if_needed()
+            return smtp.has_extn("8bitmime")
+        except (smtplib.SMTPException, OSError) as exc:
+            self._drop()
+            raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from None
+
+    def send(self, message: Message, eight_bit: bool = False) -> None:
+        """Deliver one message (with 8-bit MIME parts if ``eight_bit``: ask ``eight_bit()``
+        first) or raise TemporaryFailure / PermanentFailure."""
+        try:
+            refused = self._open().send_message(
+                message, mail_options=("BODY=8BITMIME",) if eight_bit else ())
+            self._used = time.monotonic()
         except smtplib.SMTPRecipientsRefused as exc:  # every recipient refused
             self._reset()
             code, text = next(iter(exc.recipients.values()))

@@ -1,8 +1,9 @@
 """Post each notification to the recipient's webhooks as Discord- or Slack-compatible JSON.
 
-The notify task calls ``deliver`` after the mails (server/mail/delivery.py) for the same outbox
-row. The envelopes are the mails' own (``recipients.envelopes``), so a webhook says what the
-mail says, in the user's language, and a user's webhooks get that user's notifications only.
+The notify task posts them after the mails of the same outbox row (``delivery.deliver`` calls
+``posts`` and ``post``), from the mails' own envelopes (``recipients.envelopes``), so a webhook
+says what the mail says, in the user's language, and a user's webhooks get that user's
+notifications only.
 Each post is claimed first: a WebhookSent row unique per outbox row and webhook ("sending"),
 committed before the request. A 2xx makes it "sent"; a refusal that can never succeed (any
 other 4xx) makes it "failed" with the answer; a connection error, a timeout, 429 or a 5xx puts
@@ -105,12 +106,11 @@ def payload(flavor: str, subject: str, text: str, url: str | None) -> dict:
 
 
 def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: float = 10.0,
-            lease: float = LEASE, envelopes: list[Envelope] | None = None) -> int | None:
+            lease: float = LEASE) -> int | None:
     """Post the outbox row's notifications to the recipients' webhooks, each at most once;
     return how many were posted by this run (None: no such row). Raises WebhookRetry when a
-    webhook should be tried again later (the others have been tried meanwhile).
-    ``envelopes``: the row's mails as the mail delivery computed them (default: computed
-    here), so a post says what the mail said."""
+    webhook should be tried again later (the others have been tried meanwhile). (The notify
+    task posts through delivery.deliver, with the mails' own envelopes.)"""
     with Session(engine) as session:
         db.reading(session)
         row = session.get(OutboxMessage, outbox_id)
@@ -118,14 +118,20 @@ def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: flo
             return None
         if row.delivered_at is not None:
             return 0  # consumed: its posts were settled before (delivery.deliver)
-        if envelopes is None:
-            envelopes = recipients.envelopes(session, row, settings)
-        posts = _posts(session, envelopes)
+        found = posts(session, recipients.envelopes(session, row, settings))
+    return post(engine, outbox_id, found, timeout, lease)
+
+
+def post(engine: Engine, outbox_id: int, found: list[tuple[int, Post]],
+         timeout: float = 10.0, lease: float = LEASE) -> int:
+    """Post what ``posts`` found for the row, each at most once; return how many this run
+    posted. Raises WebhookRetry when one should be tried again later (the others have been
+    tried meanwhile)."""
     posted, retry = 0, []
-    for hook_id, post in posts:
+    for hook_id, one in found:
         if not _claim(engine, outbox_id, hook_id, lease):
             continue
-        error, final = _post(post, timeout)
+        error, final = _post(one, timeout)
         if error is None:
             _done(engine, outbox_id, hook_id, "sent", None)
             posted += 1
@@ -141,7 +147,7 @@ def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: flo
     return posted
 
 
-def _posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]:
+def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]:
     """(webhook id, what to post) for each webhook of each envelope's user."""
     envelopes = [e for e in envelopes if e.user_id is not None]
     if not envelopes:

@@ -490,11 +490,12 @@ def decision_for(session: Session, game: Game, seat: str, state=None) -> dict:
     }
 
 
-def your_move(session: Session, game: Game, seat: str) -> bool:
-    """Whether the seat is asked something now (and has not yet sealed its order)."""
+def your_move(session: Session, game: Game, seat: str, state=None) -> bool:
+    """Whether the seat is asked something now (and has not yet sealed its order).
+    ``state``: the game's state, when the caller has it loaded already."""
     if game.status != "active" or not game.state:
         return False
-    active = _load(game).active()
+    active = (state or _load(game)).active()
     if seat not in active:
         return False
     return not (_simultaneous(active) and pending_order(session, game.id, game.step, seat))

@@ -150,6 +150,73 @@ def test_a_temporary_failure_is_retried_and_sent_once(db_engine, session, smtp_c
     assert len(sent) == len({m["To"] for m in sent}) >= 1
 
 
+def test_a_failure_halfway_keeps_the_mails_sent_and_frees_the_others(db_engine, session,
+                                                                     smtp_catcher):
+    """The game start mails both players: the first goes, the second meets a 4xx. The first is
+    recorded sent (never sent again), the second's claim is given back; the retry sends only
+    the second."""
+    gid, jack, dick = new_game(session)
+    row_id = session.exec(select(OutboxMessage.id).where(
+        OutboxMessage.kind == "game_started")).one()
+    session.commit()
+    smtp_catcher.answer_to = {dick.email: "451 4.2.1 mailbox busy"}
+    with pytest.raises(smtp.TemporaryFailure, match="451"):
+        delivery.deliver(db_engine, row_id, SETTINGS, transport(smtp_catcher))
+    with Session(db_engine) as s:
+        claims = {m.address: m.status for m in s.exec(select(MailSent).where(
+            MailSent.outbox_id == row_id)).all()}
+        assert claims == {jack.email: "sent"}
+        assert s.get(OutboxMessage, row_id).delivered_at is None
+    smtp_catcher.answer_to = {}
+    assert delivery.deliver(db_engine, row_id, SETTINGS, transport(smtp_catcher)) == "sent"
+    assert [m["To"] for m in smtp_catcher.received()] == [jack.email, dick.email]
+    with Session(db_engine) as s:
+        assert s.get(OutboxMessage, row_id).delivered_at is not None
+
+
+def test_an_open_connection_carries_many_rows_in_one_session(db_engine, session, smtp_catcher):
+    gid, jack, dick = new_game(session)
+    ids = unconsumed(db_engine)
+    with smtp.Connection(transport(smtp_catcher)) as connection:
+        for row_id in ids:
+            assert delivery.deliver(db_engine, row_id, SETTINGS, connection) == "sent"
+    assert len(ids) > 1 and len(smtp_catcher.received()) > 2
+    assert len(smtp_catcher.sessions) == 1
+    # Without one, each row opens its own session.
+    new_game(session, seed="second")
+    more = unconsumed(db_engine)
+    deliver_all(db_engine, smtp_catcher)
+    assert len(smtp_catcher.sessions) == 1 + len(more)
+
+
+def test_a_session_the_server_dropped_is_opened_again_not_failed(smtp_catcher):
+    """A kept session idle past ``check_after`` is asked NOOP first: the server restarted
+    meanwhile (the session is gone), so the mail goes over a new one, with no failure. Idle
+    past ``max_idle`` it is not even asked."""
+    from tests.mail.test_smtp import _message
+
+    for options in (dict(check_after=0.0), dict(max_idle=0.0)):
+        connection = smtp.Connection(transport(smtp_catcher), **options)
+        before = len(smtp_catcher.sessions)
+        connection.send(_message())
+        smtp_catcher.stop()
+        smtp_catcher.start()
+        connection.send(_message())
+        connection.close()
+        assert len(smtp_catcher.sessions) == before + 2
+    assert len(smtp_catcher.received()) == 4
+    # Used at once (not idle), a dropped session is a temporary failure: the task retries.
+    connection = smtp.Connection(transport(smtp_catcher), check_after=60.0)
+    connection.send(_message())
+    smtp_catcher.stop()
+    smtp_catcher.start()
+    with pytest.raises(smtp.TemporaryFailure):
+        connection.send(_message())
+    connection.send(_message())  # the next send opens a new session
+    connection.close()
+    assert len(smtp_catcher.received()) == 6
+
+
 def test_a_permanent_failure_is_recorded_not_retried(db_engine, session, smtp_catcher):
     gid, jack, dick = new_game(session)
     row_id = unconsumed(db_engine)[0]

@@ -25,6 +25,7 @@ class Answer:
     async def handle_DATA(self, server, session, envelope):
         if self.reply.startswith("250"):
             self.received.append((envelope.rcpt_tos, envelope.original_content))
+            self.mail_options = list(envelope.mail_options)
         return self.reply
 
 
@@ -80,6 +81,27 @@ def test_a_mail_arrives_with_its_headers_and_both_parts(smtp_server):
     html = got.get_body(("html",)).get_content()
     assert "Dick has taken the seat of Nixon in your game #7." in text
     assert "Dick has taken the seat of Nixon" in html and 'style="' in html
+
+
+def test_a_server_taking_8bit_mime_gets_the_body_as_it_is(smtp_server):
+    """aiosmtpd says 8BITMIME: a Japanese body goes unencoded, declared BODY=8BITMIME."""
+    handler, settings = smtp_server()
+    rendered = render.Rendered("ゲーム #7", "あなたの番です。\n", "<p>あなたの番です。</p>\n")
+    with smtp.Connection(settings) as connection:
+        assert connection.eight_bit()
+        tag = compose.install_tag("test-secret")
+        connection.send(compose.build(
+            rendered, to="jack@example.org", sender="game@whistlestop.example",
+            sender_name="Whistlestop", msg_id=compose.message_id(1, "nixon", "w.example", tag),
+            thread=None, reply_to=None, unsubscribe_url=None, unsubscribe_mailto=None,
+            list_id="<games.w.example>", date=datetime(2026, 11, 22, tzinfo=timezone.utc),
+            eight_bit=True), eight_bit=True)
+    [(_rcpts, raw)] = handler.received
+    assert "BODY=8BITMIME" in handler.mail_options
+    assert "あなたの番です。".encode() in raw
+    got = email.message_from_bytes(raw, policy=email.policy.default)
+    assert got.get_body(("plain",)).get_content().strip() == "あなたの番です。"
+    assert got.get_body(("plain",))["Content-Transfer-Encoding"] == "8bit"
 
 
 def test_the_same_row_gives_the_same_message_id():
