@@ -14,20 +14,23 @@ SmtpCatcher does; it then takes its share of this process's GIL).
 
 Measured over the same rows:
 
-- **end to end**: ``deliver`` for every row: the row and the game read, the recipients' contexts
-  built, rendering (Jinja2 + Babel + css-inline), the MIME message composed, the claim committed,
-  the SMTP exchange (one session per row, as ``deliver`` opens one), the "sent" committed, the
-  row marked consumed;
+- **end to end, one process**: ``deliver`` for every row, with one SMTP session kept open as
+  a worker process keeps it (workers/tasks.py): the row and the game read, the recipients'
+  contexts built, rendering (Jinja2 + Babel + css-inline), the MIME message composed, the
+  claims committed (one transaction a row), the SMTP exchanges, the marks and the row consumed
+  (one transaction);
 - **render only**: ``render.render`` of the same envelopes;
-- where the end-to-end time goes, each part timed on its own: the reads and contexts
+- where the one-process time goes, each part timed on its own: the reads and contexts
   (``recipients.envelopes``), rendering, the MIME message (``compose.build``, as ``deliver``
-  calls it), the SMTP sessions (the same messages sent again: serialized by smtplib, one session
-  per row), and what is left of the end-to-end time: the claims and marks (three write
-  transactions per mail of one recipient).
+  calls it), the SMTP exchanges (the same messages sent again over one session), and what is
+  left of the end-to-end time: the claims and marks (the two write transactions);
+- **end to end, a pool**: fresh rows of the same mix delivered by ``--workers`` processes at
+  once (default: the CPUs, as Celery's prefork pool), each with its own engine and kept SMTP
+  session, each taking every n-th row; from the first one's start to the last one's end.
 
-Prints the figures and ``ratio = end-to-end mails/s / 200`` (at least 1 meets the goal); unlike
-the other benches it exits 1 when the ratio is under 1. ``--profile`` adds a cProfile of the
-end-to-end pass (top functions by own and by cumulative time).
+Prints the figures and ``ratio = the pool's mails/s / 200`` (at least 1 meets the goal);
+unlike the other benches it exits 1 when the ratio is under 1. ``--profile`` adds a cProfile
+of the one-process pass (top functions by own and by cumulative time).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import engine.core as game_engine
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from server.mail import contexts, reply_address
@@ -70,10 +71,19 @@ def _seated(session: Session, game_id: int) -> list[tuple[Seat, User]]:
                              .where(Seat.game_id == game_id).order_by(Seat.id)).all())
 
 
+# Queries of every decision mail, built once (SQLAlchemy caches their compiled form; building
+# the expression itself is what a query cost here).
+_SEAT_AND_USER = (select(Seat, User).join(User, User.id == Seat.user_id)
+                  .where(Seat.game_id == bindparam("g"), Seat.seat == bindparam("s")))
+_UNMAILED = (select(AutoOrder).where(AutoOrder.game_id == bindparam("g"),
+                                     AutoOrder.seat == bindparam("s"),
+                                     AutoOrder.mailed_at.is_(None))
+             .order_by(AutoOrder.created_at, AutoOrder.id))
+
+
 def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | None,
                                                                         User | None]:
-    found = session.exec(select(Seat, User).join(User, User.id == Seat.user_id)
-                         .where(Seat.game_id == game_id, Seat.seat == seat)).first()
+    found = session.exec(_SEAT_AND_USER, params={"g": game_id, "s": seat}).first()
     return (found[0], found[1]) if found else (None, None)
 
 
@@ -107,9 +117,7 @@ def _preferences(settings: MailSettings, user: User | None) -> str | None:
 def _unmailed(session: Session, game_id: int, seat: str) -> list[AutoOrder]:
     """The orders given for the seat without asking that no mail has told of yet, oldest
     first."""
-    return list(session.exec(select(AutoOrder).where(
-        AutoOrder.game_id == game_id, AutoOrder.seat == seat, AutoOrder.mailed_at.is_(None))
-        .order_by(AutoOrder.created_at, AutoOrder.id)).all())
+    return list(session.exec(_UNMAILED, params={"g": game_id, "s": seat}).all())
 
 
 def _told(rows: list[AutoOrder]) -> list[dict]:

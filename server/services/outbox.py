@@ -24,8 +24,8 @@ from datetime import timedelta
 from typing import NamedTuple
 
 import engine.core as game_engine
-from sqlalchemy import event, func, or_, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import bindparam, event, func, or_, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, select
 
@@ -123,6 +123,22 @@ def send(engine: Engine, rows: list[Written]) -> int:
     return len(rows)
 
 
+def postpone(engine: Engine, message_id: int, seconds: float) -> None:
+    """Keep the relay off an unconsumed row for ``seconds`` more: its task is retrying (an
+    SMTP server or a webhook down) and will try again within that time. Without this the
+    relay would send the row again every OUTBOX_REDELIVER_SECONDS while the first task
+    still waits out its backoff, and a long outage would pile up tasks (their mails claimed,
+    so never sent twice, but each one tried and retried). ``published_at`` is then the time
+    from which the row counts as sent: in the future."""
+    with Session(engine) as session:
+        session.execute(update(OutboxMessage)
+                        .where(OutboxMessage.id == message_id,
+                               OutboxMessage.delivered_at.is_(None))
+                        .values(published_at=utcnow() + timedelta(seconds=seconds))
+                        .execution_options(synchronize_session=False))
+        session.commit()
+
+
 _relaying = threading.local()
 
 
@@ -188,15 +204,17 @@ def _failed(engine: Engine, ids: list[int], error: str) -> None:
         session.commit()
 
 
-def mark_delivered(session: Session, message_id: int | None) -> None:
+_OUTBOX = OutboxMessage.__table__
+_CONSUMED = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("row"),
+                                   _OUTBOX.c.delivered_at.is_(None))
+             .values(delivered_at=bindparam("at")))  # built once: every task runs it
+
+
+def mark_delivered(session: Session | Connection, message_id: int | None) -> None:
     """Record, in the consuming task's transaction, that the row's work is done: the relay
     leaves it alone from now on. Does nothing for None (a task sent by the sweep)."""
     if message_id is not None:
-        session.execute(update(OutboxMessage)
-                        .where(OutboxMessage.id == message_id,
-                               OutboxMessage.delivered_at.is_(None))
-                        .values(delivered_at=utcnow())
-                        .execution_options(synchronize_session=False))
+        session.execute(_CONSUMED, {"row": message_id, "at": utcnow()})
 
 
 def unresolved_steps(session: Session, older_than: float) -> list[tuple[int, int]]:
