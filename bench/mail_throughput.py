@@ -294,7 +294,8 @@ def run(args) -> int:
         def read(row_id):
             with Session(engine) as s:
                 db.reading(s)
-                by_row.append(recipients.envelopes(s, s.get(OutboxMessage, row_id), settings))
+                by_row.append([e for e in recipients.envelopes(s, s.get(OutboxMessage, row_id),
+                                                              settings) if e.mail])
 
         t_envelopes = timed(read, ids)
         envelopes = [e for row in by_row for e in row]

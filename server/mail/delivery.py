@@ -66,8 +66,9 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
             return None
         if row.delivered_at is not None:
             return "duplicate"
-        mails = recipients.envelopes(session, row, settings)
-        posts = webhooks.posts(session, mails) if webhook_timeout is not None else []
+        found = recipients.envelopes(session, row, settings)
+        mails = [e for e in found if e.mail]  # the others go to the users' webhooks only
+        posts = webhooks.posts(session, found) if webhook_timeout is not None else []
         kind = row.kind
     tag = compose.install_tag(settings.secret)
     mine = _claim_all(engine, message_id, mails, settings, tag, lease)

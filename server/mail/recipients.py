@@ -13,7 +13,7 @@ them, and delivery marks them mailed with the mail.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import engine.core as game_engine
@@ -21,7 +21,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from server.mail import contexts, reply_address
-from server.models import AutoOrder, Game, OutboxMessage, Seat, User, utcnow
+from server.models import AutoOrder, Game, OutboxMessage, Seat, User, Webhook, utcnow
 from server.services import games, links, standing, users
 
 
@@ -58,12 +58,17 @@ class Envelope:
     notes_shown: int | None = None  # the seat's notes the mail has now shown (Seat.notes_mailed)
     step: int | None = None  # the step the mail asks about, if it asks the seat to decide
     auto_orders: tuple[int, ...] = ()  # AutoOrder ids the mail tells of (marked mailed when sent)
+    mail: bool = True  # False: the user wants no such mail; only their webhooks get it
 
 
 def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> list[Envelope]:
-    """The mails ``row`` calls for now (none when it calls for none any more)."""
+    """The notifications ``row`` calls for now (none when it calls for none any more): the
+    mails, and those only the user's webhooks get (``mail`` False: a user may want no mail,
+    or only the digest, and still every notification on a Discord or Slack channel)."""
     build = _BUILDERS.get(row.kind)
-    return build(session, row.payload, settings) if build else []
+    found = build(session, row.payload, settings) if build else []
+    return [e if e.user_id is None or _wants(session.get(User, e.user_id), e.kind)
+            else replace(e, mail=False) for e in found]
 
 
 def _seated(session: Session, game_id: int) -> list[tuple[Seat, User]]:
@@ -89,6 +94,13 @@ def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | No
 
 # Mails a digest reader does not get one by one: the digest lists the games waiting instead.
 PER_DECISION = ("your_decision", "step_resolved")
+
+
+def _reaches(session: Session, user: User, kind: str) -> bool:
+    """Whether this kind of notification goes to the user at all: by mail (``_wants``), or to
+    their webhooks, which get every notification but the digest whatever the mail setting."""
+    return _wants(user, kind) or (kind != "digest" and session.exec(
+        select(Webhook.id).where(Webhook.user_id == user.id).limit(1)).first() is not None)
 
 
 def _wants(user: User, kind: str) -> bool:
@@ -159,7 +171,7 @@ def _asked(session: Session, payload: dict, kind: str) -> _Asked | None:
     if not games.your_move(session, game, seat_name, state):
         return None
     seat, user = _seat_and_user(session, game.id, seat_name)
-    if user is None or not _wants(user, kind):
+    if user is None or not _reaches(session, user, kind):
         return None
     view = state.view(seat_name)
     return _Asked(game, seat, user, state, view, len(view.get("notes", [])),
@@ -217,7 +229,7 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
     if game is None or not game.state:
         return []
     seat, user = _seat_and_user(session, game.id, seat_name)
-    if user is None or not _wants(user, "deadline_passed"):
+    if user is None or not _reaches(session, user, "deadline_passed"):
         return []
     view = game_engine.from_dict(game.state).view(seat_name)
     notes = len(view.get("notes", []))
@@ -249,7 +261,8 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
     state = game_engine.from_dict(game.state)
     found = []
     for seat, user in _seated(session, game.id):
-        if not _wants(user, "step_resolved") or games.your_move(session, game, seat.seat):
+        if not _reaches(session, user, "step_resolved") or \
+                games.your_move(session, game, seat.seat):
             continue
         view = state.view(seat.seat)
         notes = len(view.get("notes", []))
@@ -334,7 +347,8 @@ def _game_started(session, payload, settings) -> list[Envelope]:
                                            user.locale, settings.links,
                                            _preferences(settings, user)),
                      game.id, seat.seat, user.id)
-            for seat, user in _seated(session, game.id) if _wants(user, "game_started")]
+            for seat, user in _seated(session, game.id)
+            if _reaches(session, user, "game_started")]
 
 
 def _game_over(session, payload, settings) -> list[Envelope]:
@@ -347,7 +361,8 @@ def _game_over(session, payload, settings) -> list[Envelope]:
                                         game.seed, game.seed_hash, _name(user), user.locale,
                                         settings.links, _preferences(settings, user)),
                      game.id, seat.seat, user.id)
-            for seat, user in _seated(session, game.id) if _wants(user, "game_over")]
+            for seat, user in _seated(session, game.id)
+            if _reaches(session, user, "game_over")]
 
 
 def _seat_joined(session, payload, settings) -> list[Envelope]:
@@ -356,7 +371,7 @@ def _seat_joined(session, payload, settings) -> list[Envelope]:
         return []
     seated = _seated(session, game.id)
     host = session.get(User, game.created_by)
-    if host is None or not _wants(host, "seat_joined"):
+    if host is None or not _reaches(session, host, "seat_joined"):
         return []
     joined = session.get(User, payload.get("user_id"))
     host_seat = next((s.seat for s, u in seated if u.id == host.id), None)

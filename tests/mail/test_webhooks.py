@@ -299,3 +299,49 @@ def test_a_row_whose_task_is_retrying_is_not_relayed_again(task_app, smtp_catche
     finally:
         outbox.send = original
     assert smtp_catcher.received() == []
+
+
+def test_webhooks_only_a_user_who_takes_no_mail_still_gets_every_post(db_engine, session,
+                                                                      hooks, smtp_catcher):
+    """Jack takes no mail and has a webhook: every notification for him goes to the webhook,
+    and no mail. Dick reads the digest and has no webhook: his decision mails stop (the
+    digest lists them), the game's news still comes, and nothing is posted for him."""
+    import random
+
+    from server.mail import delivery
+    from server.models import User
+    from server.services import games as svc
+    from tests.mail.test_delivery import transport
+
+    gid, jack, dick = new_game(session)
+    session.execute(update(User).where(User.id == jack.id).values(mail_mode="none"))
+    session.execute(update(User).where(User.id == dick.id).values(mail_mode="digest"))
+    session.commit()
+    add_hook(db_engine, jack.id, hooks.url + "/jack")
+    rng, kinds = random.Random(5), []
+    for _ in range(12):  # a few decisions of each seat
+        for row in rows(db_engine):
+            if row.kind != "resolve_step" and row.delivered_at is None:
+                kinds.extend((row.kind, e.user_id) for e in _envelopes(db_engine, row))
+                delivery.deliver(db_engine, row.id, SETTINGS, transport(smtp_catcher),
+                                 webhook_timeout=5)
+        game = session.get(svc.Game, gid)
+        state, step = svc._load(game), game.step
+        for seat in state.active():
+            svc.submit_order(session, gid, seat, step, [rng.choice(state.legal_actions(seat))])
+        if len(state.active()) > 1:
+            svc.resolve_step(session, gid, step)
+        session.commit()
+        session.expire_all()
+    assert {m["To"] for m in smtp_catcher.received()} == {dick.email}
+    assert {k for k, u in kinds if u == dick.id} == {"game_started"}
+    jacks = [k for k, u in kinds if u == jack.id]
+    assert "your_decision" in jacks and "game_started" in jacks
+    assert len(hooks.to("/jack")) == len(jacks)
+    with Session(db_engine) as s:
+        assert len(s.exec(select(WebhookSent)).all()) == len(jacks)
+
+
+def _envelopes(engine, row):
+    with Session(engine) as s:
+        return recipients.envelopes(s, s.get(OutboxMessage, row.id), SETTINGS)
