@@ -69,19 +69,15 @@ def notify(message_id: int) -> str | None:
     (server/mail/delivery.py); then mark the row consumed. An SMTP server that is down or
     answers 4xx makes the task retry with backoff; after the retries the relay sends the row
     again. Returns "sent", "duplicate" (consumed already) or None (no such row)."""
-    cfg, engine = current_app.config, db.get_engine()
+    cfg = current_app.config
     # The same notifications go to the recipients' webhooks, before the row is consumed: a
     # webhook down (WebhookRetry) retries the task, and the relay sends the row again later.
-    try:
-        return delivery.deliver(engine, message_id, MailSettings.from_config(cfg),
-                                _smtp_connection(smtp.SmtpSettings.from_config(cfg)),
-                                lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]),
-                                webhook_timeout=float(cfg["WEBHOOK_TIMEOUT"]))
-    except MAIL_RETRY:
-        # This task retries within RETRY_BACKOFF_MAX: the relay need not send the row again
-        # meanwhile (it does after that, if the retries run out).
-        outbox.postpone(engine, message_id, RETRY_BACKOFF_MAX)
-        raise
+    # (The relay does not wait for this task's retries: after an outage a fresh task sends at
+    # once, rather than when this one's backoff, up to RETRY_BACKOFF_MAX, comes due.)
+    return delivery.deliver(db.get_engine(), message_id, MailSettings.from_config(cfg),
+                            _smtp_connection(smtp.SmtpSettings.from_config(cfg)),
+                            lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]),
+                            webhook_timeout=float(cfg["WEBHOOK_TIMEOUT"]))
 
 
 # One SMTP session per worker process (per thread, for a threaded pool), kept open across

@@ -123,22 +123,6 @@ def send(engine: Engine, rows: list[Written]) -> int:
     return len(rows)
 
 
-def postpone(engine: Engine, message_id: int, seconds: float) -> None:
-    """Keep the relay off an unconsumed row for ``seconds`` more: its task is retrying (an
-    SMTP server or a webhook down) and will try again within that time. Without this the
-    relay would send the row again every OUTBOX_REDELIVER_SECONDS while the first task
-    still waits out its backoff, and a long outage would pile up tasks (their mails claimed,
-    so never sent twice, but each one tried and retried). ``published_at`` is then the time
-    from which the row counts as sent: in the future."""
-    with Session(engine) as session:
-        session.execute(update(OutboxMessage)
-                        .where(OutboxMessage.id == message_id,
-                               OutboxMessage.delivered_at.is_(None))
-                        .values(published_at=utcnow() + timedelta(seconds=seconds))
-                        .execution_options(synchronize_session=False))
-        session.commit()
-
-
 _relaying = threading.local()
 
 

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from server import db
 from server.app import create_app
 from server.mail import recipients, render, webhooks
-from server.models import OutboxMessage, Webhook, WebhookSent, aware, utcnow
+from server.models import OutboxMessage, Webhook, WebhookSent, utcnow
 from tests.mail.test_delivery import SETTINGS, new_game
 
 
@@ -258,47 +258,6 @@ def test_the_notify_task_retries_a_webhook_until_it_takes_the_post(task_app, hoo
     assert len([m for m in smtp_catcher.received() if m["To"] == jack.email]) == 1
     with Session(engine) as s:
         assert s.get(OutboxMessage, row).delivered_at is not None
-
-
-def test_a_row_whose_task_is_retrying_is_not_relayed_again(task_app, smtp_catcher):
-    """The SMTP server answers 4xx to everything: the notify task fails and retries, and
-    meanwhile the relay leaves its row alone (it would send a second task every minute of an
-    outage); once the retries' time is over, the relay sends it again."""
-    from datetime import timedelta
-
-    from server.services import outbox
-    from workers import tasks
-
-    engine = db.get_engine()
-    with Session(engine) as s:
-        new_game(s)
-    row = started(engine)
-    with Session(engine) as s:  # written two minutes ago: the relay would send it now
-        s.execute(update(OutboxMessage).where(OutboxMessage.id == row)
-                  .values(created_at=utcnow() - timedelta(seconds=120)))
-        s.commit()
-    smtp_catcher.answer = "451 4.3.0 try again later"
-    result = tasks.notify.apply(args=(row,))  # eager: its retries run at once, all failing
-    assert result.failed()
-    with Session(engine) as s:
-        kept = s.get(OutboxMessage, row)
-        assert kept.delivered_at is None
-        assert aware(kept.published_at) > utcnow() + timedelta(seconds=tasks.RETRY_BACKOFF_MAX - 10)
-    relayed = []
-    original = outbox.send
-    try:
-        outbox.send = lambda _engine, rows: relayed.extend(r.id for r in rows) or len(rows)
-        outbox.publish_pending(engine, redeliver_after=60)
-        assert row not in relayed
-        with Session(engine) as s:  # the retries' time has passed
-            s.execute(update(OutboxMessage).where(OutboxMessage.id == row)
-                      .values(published_at=utcnow() - timedelta(seconds=61)))
-            s.commit()
-        outbox.publish_pending(engine, redeliver_after=60)
-        assert row in relayed
-    finally:
-        outbox.send = original
-    assert smtp_catcher.received() == []
 
 
 def test_webhooks_only_a_user_who_takes_no_mail_still_gets_every_post(db_engine, session,
