@@ -265,7 +265,7 @@ def run(args) -> int:
     from server import db
     from server.mail import compose, delivery, recipients, render, smtp
     from server.mail.recipients import MailSettings
-    from server.models import MailSent, OutboxMessage
+    from server.models import OutboxMessage
 
     settings = MailSettings(base_url="https://whistlestop.test", domain="whistlestop.test",
                             sender="games@whistlestop.test", sender_name="Whistlestop",

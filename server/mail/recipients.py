@@ -148,15 +148,25 @@ class _Asked(NamedTuple):
     game: Game
     seat: Seat
     user: User
+    step: int
     state: Any
     view: dict
     notes: int  # the notes the seat's view has (Seat.notes_mailed once the mail is sent)
     auto: list[AutoOrder]  # orders given for the seat that no mail has told of yet
 
-    def envelope(self, kind: str, context: dict, step: int) -> Envelope:
+    def context(self, make, settings: MailSettings, *middle) -> dict:
+        """The context ``make`` (contexts.your_decision, contexts.reminder) builds for this
+        decision: what every mail asking it passes, and ``middle``, that kind's own."""
+        game, seat, user = self.game, self.seat.seat, self.user
+        return make(game.id, seat, self.step, self.view, _name(user), user.locale,
+                    settings.links, *middle, notes_seen=self.seat.notes_mailed,
+                    choice_url=_choice_url(settings, game, seat, self.step, user, self.notes),
+                    auto_orders=_told(self.auto), preferences_url=_preferences(settings, user))
+
+    def envelope(self, kind: str, context: dict) -> Envelope:
         seat, user = self.seat.seat, self.user
         return Envelope(seat, user.email, user.locale, kind, context, self.game.id, seat,
-                        user.id, notes_shown=self.notes, step=step,
+                        user.id, notes_shown=self.notes, step=self.step,
                         auto_orders=tuple(a.id for a in self.auto))
 
 
@@ -174,7 +184,7 @@ def _asked(session: Session, payload: dict, kind: str) -> _Asked | None:
     if user is None or not _reaches(session, user, kind):
         return None
     view = state.view(seat_name)
-    return _Asked(game, seat, user, state, view, len(view.get("notes", [])),
+    return _Asked(game, seat, user, step, state, view, len(view.get("notes", [])),
                   _unmailed(session, game.id, seat_name))
 
 
@@ -182,13 +192,7 @@ def _your_decision(session, payload, settings) -> list[Envelope]:
     asked = _asked(session, payload, "your_decision")
     if asked is None:
         return []
-    game, user, seat_name, step = asked.game, asked.user, payload["seat"], payload["step"]
-    context = contexts.your_decision(
-        game.id, seat_name, step, asked.view, _name(user), user.locale, settings.links,
-        notes_seen=asked.seat.notes_mailed,
-        choice_url=_choice_url(settings, game, seat_name, step, user, asked.notes),
-        auto_orders=_told(asked.auto), preferences_url=_preferences(settings, user))
-    return [asked.envelope("your_decision", context, step)]
+    return [asked.envelope("your_decision", asked.context(contexts.your_decision, settings))]
 
 
 def _fallback(session: Session, game: Game, seat: str, state) -> dict:
@@ -210,14 +214,11 @@ def _reminder(session, payload, settings) -> list[Envelope]:
     asked = _asked(session, payload, "reminder")
     if asked is None:
         return []
-    game, user, seat_name, step = asked.game, asked.user, payload["seat"], payload["step"]
-    context = contexts.reminder(
-        game.id, seat_name, step, asked.view, _name(user), user.locale, settings.links,
-        game.deadline_at, utcnow(), int(payload.get("number", 1)), int(payload.get("of", 1)),
-        _fallback(session, game, seat_name, asked.state), notes_seen=asked.seat.notes_mailed,
-        choice_url=_choice_url(settings, game, seat_name, step, user, asked.notes),
-        auto_orders=_told(asked.auto), preferences_url=_preferences(settings, user))
-    return [asked.envelope("reminder", context, step)]
+    context = asked.context(
+        contexts.reminder, settings, asked.game.deadline_at, utcnow(),
+        int(payload.get("number", 1)), int(payload.get("of", 1)),
+        _fallback(session, asked.game, asked.seat.seat, asked.state))
+    return [asked.envelope("reminder", context)]
 
 
 def _deadline_passed(session, payload, settings) -> list[Envelope]:

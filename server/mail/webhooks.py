@@ -1,9 +1,9 @@
 """Post each notification to the recipient's webhooks as Discord- or Slack-compatible JSON.
 
 The notify task posts them after the mails of the same outbox row (``delivery.deliver`` calls
-``posts`` and ``post``), from the mails' own envelopes (``recipients.envelopes``), so a webhook
-says what the mail says, in the user's language, and a user's webhooks get that user's
-notifications only.
+``posts`` and ``post``), from the same envelopes as the mails (``recipients.envelopes``, with
+those of users who take no such mail), so a webhook says what the mail says, in the user's
+language, and a user's webhooks get that user's notifications only.
 Each post is claimed first: a WebhookSent row unique per outbox row and webhook ("sending"),
 committed before the request. A 2xx makes it "sent"; a refusal that can never succeed (any
 other 4xx) makes it "failed" with the answer; a connection error, a timeout, 429 or a 5xx puts
@@ -27,10 +27,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from server import db
-from server.mail import recipients, render
-from server.mail.recipients import Envelope, MailSettings
-from server.models import OutboxMessage, Webhook, WebhookSent, aware, utcnow
+from server.mail import render
+from server.mail.recipients import Envelope
+from server.models import Webhook, WebhookSent, aware, utcnow
 
 log = logging.getLogger("whistlestop.webhooks")
 
@@ -103,23 +102,6 @@ def payload(flavor: str, subject: str, text: str, url: str | None) -> dict:
         embed["url"] = url
     # No mentions, whatever a player's name says: a game's news never pings a channel.
     return {"content": subject[:2000], "embeds": [embed], "allowed_mentions": {"parse": []}}
-
-
-def deliver(engine: Engine, outbox_id: int, settings: MailSettings, timeout: float = 10.0,
-            lease: float = LEASE) -> int | None:
-    """Post the outbox row's notifications to the recipients' webhooks, each at most once;
-    return how many were posted by this run (None: no such row). Raises WebhookRetry when a
-    webhook should be tried again later (the others have been tried meanwhile). (The notify
-    task posts through delivery.deliver, with the mails' own envelopes.)"""
-    with Session(engine) as session:
-        db.reading(session)
-        row = session.get(OutboxMessage, outbox_id)
-        if row is None:
-            return None
-        if row.delivered_at is not None:
-            return 0  # consumed: its posts were settled before (delivery.deliver)
-        found = posts(session, recipients.envelopes(session, row, settings))
-    return post(engine, outbox_id, found, timeout, lease)
 
 
 def post(engine: Engine, outbox_id: int, found: list[tuple[int, Post]],

@@ -64,6 +64,29 @@ def new_game(session, seed="mail", locales=("en", "en")) -> tuple[int, Player, P
     return found
 
 
+def play_random_step(session, gid: int, rng: random.Random) -> None:
+    """Every seat asked now gives a random legal order; a simultaneous step is resolved."""
+    game = session.get(Game, gid)
+    state, step = svc._load(game), game.step
+    for seat in state.active():
+        svc.submit_order(session, gid, seat, step, [rng.choice(state.legal_actions(seat))])
+    if len(state.active()) > 1:
+        svc.resolve_step(session, gid, step)
+    session.commit()
+    session.expire_all()
+
+
+def claimed_by_another_run(session, jack: Player) -> int:
+    """The game_started row, its mail to Kennedy claimed ("sending") by a run still at it;
+    the row's id."""
+    row_id = session.exec(select(OutboxMessage.id).where(
+        OutboxMessage.kind == "game_started")).one()
+    session.add(MailSent(outbox_id=row_id, recipient="kennedy", address=jack.email,
+                         message_id="<x>", kind="game_started", status="sending"))
+    session.commit()
+    return row_id
+
+
 def test_a_new_game_mails_each_player_once(db_engine, session, smtp_catcher):
     gid, jack, dick = new_game(session)
     deliver_all(db_engine, smtp_catcher)
@@ -232,11 +255,7 @@ def test_a_permanent_failure_is_recorded_not_retried(db_engine, session, smtp_ca
 def test_a_live_claim_keeps_a_second_run_off_and_a_stale_one_is_taken_over(
         db_engine, session, smtp_catcher):
     gid, jack, dick = new_game(session)
-    row_id = session.exec(select(OutboxMessage.id).where(
-        OutboxMessage.kind == "game_started")).one()
-    session.add(MailSent(outbox_id=row_id, recipient="kennedy", address=jack.email,
-                         message_id="<x>", kind="game_started", status="sending"))
-    session.commit()
+    row_id = claimed_by_another_run(session, jack)
     with pytest.raises(delivery.Busy):
         delivery.deliver(db_engine, row_id, SETTINGS, transport(smtp_catcher))
     # The run that held it died: after the lease the mail is sent by the next run.
@@ -268,8 +287,7 @@ def test_no_mail_shows_a_seat_what_its_view_hides(db_engine, session, smtp_catch
     rng = random.Random(seed)
     checked = 0
     for _ in range(60):
-        game = session.get(Game, gid)
-        state, step = svc._load(game), game.step
+        state = svc._load(session.get(Game, gid))
         session.commit()
         if not state.active():
             break
@@ -284,12 +302,7 @@ def test_no_mail_shows_a_seat_what_its_view_hides(db_engine, session, smtp_catch
                 if card not in state.s["hands"][seat] and str(card) not in shown:
                     assert card_name(card) not in body, (seat, card)
                     checked += 1
-        for seat in state.active():
-            svc.submit_order(session, gid, seat, step, [rng.choice(state.legal_actions(seat))])
-        if len(state.active()) > 1:
-            svc.resolve_step(session, gid, step)
-        session.commit()
-        session.expire_all()
+        play_random_step(session, gid, rng)
     assert checked > 0
 
 
@@ -303,11 +316,7 @@ def test_a_claim_released_between_insert_and_lookup_means_busy(db_engine, sessio
     from sqlmodel import Session as DbSession
 
     gid, jack, dick = new_game(session)
-    row_id = session.exec(select(OutboxMessage.id).where(
-        OutboxMessage.kind == "game_started")).one()
-    session.add(MailSent(outbox_id=row_id, recipient="kennedy", address=jack.email,
-                         message_id="<x>", kind="game_started", status="sending"))
-    session.commit()
+    row_id = claimed_by_another_run(session, jack)
 
     def release(_session):
         with db_engine.connect() as other:
