@@ -89,6 +89,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "WEBHOOK_ALLOW_HTTP": _get(env, "WEBHOOK_ALLOW_HTTP", "false").strip().lower()
         in ("1", "true", "yes"),
         "WEBHOOK_TIMEOUT": float(_get(env, "WEBHOOK_TIMEOUT", "10")),
+        # Webhooks reach public internet addresses only (server/mail/public_http.py), unless
+        # this is set: a relay on the operator's own network, tests.
+        "WEBHOOK_ALLOW_PRIVATE": _get(env, "WEBHOOK_ALLOW_PRIVATE", "false").strip().lower()
+        in ("1", "true", "yes"),
         "BASE_URL": _get(env, "BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "SMTP_HOST": _get(env, "SMTP_HOST", "127.0.0.1"),
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),

@@ -77,7 +77,8 @@ def notify(message_id: int) -> str | None:
     return delivery.deliver(db.get_engine(), message_id, MailSettings.from_config(cfg),
                             _smtp_connection(smtp.SmtpSettings.from_config(cfg)),
                             lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]),
-                            webhook_timeout=float(cfg["WEBHOOK_TIMEOUT"]))
+                            webhook_timeout=float(cfg["WEBHOOK_TIMEOUT"]),
+                            webhook_private=bool(cfg["WEBHOOK_ALLOW_PRIVATE"]))
 
 
 # One SMTP session per worker process (per thread, for a threaded pool), kept open across

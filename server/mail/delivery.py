@@ -50,11 +50,12 @@ Outcome = tuple[Envelope, str, "str | None"]  # the mail, "sent" or "refused", t
 
 def deliver(engine: Engine, message_id: int, settings: MailSettings,
             transport: smtp.SmtpSettings | smtp.Connection, lease: float = LEASE,
-            webhook_timeout: float | None = None) -> str | None:
+            webhook_timeout: float | None = None, webhook_private: bool = False) -> str | None:
     """Send what the outbox row ``message_id`` calls for; then mark the row consumed.
 
     ``transport``: the SMTP server, or an open connection to it (kept open). With
-    ``webhook_timeout``, the recipients' webhooks get the same notifications.
+    ``webhook_timeout``, the recipients' webhooks get the same notifications (to private and
+    loopback addresses too only with ``webhook_private``).
 
     Returns "sent", "duplicate" (the row was consumed already), or None (no such row).
     Raises smtp.TemporaryFailure or webhooks.WebhookRetry (retry later), or Busy.
@@ -97,7 +98,8 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
     sent = sum(status == "sent" for _mail, status, _error in done)
     if posts:
         _settle(engine, message_id, done)
-        webhooks.post(engine, message_id, posts, webhook_timeout)
+        webhooks.post(engine, message_id, posts, webhook_timeout,
+                      allow_private=webhook_private)
         done = []
     _settle(engine, message_id, done, consumed=True)
     log.info("outbox #%s (%s): %s mail(s) sent", message_id, kind, sent)

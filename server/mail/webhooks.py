@@ -12,6 +12,8 @@ backoff. A claim left "sending" by a run that died is taken over after ``lease``
 
 Only https:// URLs are taken (``check_url``), unless WEBHOOK_ALLOW_HTTP: a webhook URL is the
 user's to choose, and plain http would carry game news, and the hook's own secret, in clear.
+Posts go to public internet addresses only (``public_http``: the address each connection
+reaches is checked), unless WEBHOOK_ALLOW_PRIVATE; a post refused for that fails for good.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from server.mail import render
+from server.mail import public_http, render
 from server.mail.recipients import Envelope
 from server.models import Webhook, WebhookSent, aware, utcnow
 
@@ -105,15 +107,15 @@ def payload(flavor: str, subject: str, text: str, url: str | None) -> dict:
 
 
 def post(engine: Engine, outbox_id: int, found: list[tuple[int, Post]],
-         timeout: float = 10.0, lease: float = LEASE) -> int:
+         timeout: float = 10.0, lease: float = LEASE, allow_private: bool = False) -> int:
     """Post what ``posts`` found for the row, each at most once; return how many this run
     posted. Raises WebhookRetry when one should be tried again later (the others have been
-    tried meanwhile)."""
+    tried meanwhile). ``allow_private``: also post to private and loopback addresses."""
     posted, retry = 0, []
     for hook_id, one in found:
         if not _claim(engine, outbox_id, hook_id, lease):
             continue
-        error, final = _post(one, timeout)
+        error, final = _post(one, timeout, allow_private)
         if error is None:
             _done(engine, outbox_id, hook_id, "sent", None)
             posted += 1
@@ -155,17 +157,20 @@ def _game_url(envelope: Envelope) -> str | None:
     return url if isinstance(url, str) and url else None
 
 
-def _post(post: Post, timeout: float) -> tuple[str | None, bool]:
+def _post(post: Post, timeout: float, allow_private: bool = False) -> tuple[str | None, bool]:
     """(None, _) when the webhook took the post; else (the error, whether it is final)."""
     # No redirects: a hook may not send the post on to an address the user did not give.
     # Streamed, so that only the start of an answer is ever read.
     try:
-        with requests.post(post.url, json=post.json, timeout=timeout, allow_redirects=False,
-                           stream=True, headers={"User-Agent": "Whistlestop webhook"}) as answer:
+        with public_http.session(allow_private) as http, http.post(
+                post.url, json=post.json, timeout=timeout, allow_redirects=False, stream=True,
+                headers={"User-Agent": "Whistlestop webhook"}) as answer:
             status = answer.status_code
             if 200 <= status < 300:
                 return None, True
             body = next(answer.iter_content(500), b"").decode("utf-8", "replace")
+    except public_http.PrivateAddress as exc:
+        return f"refused: {exc}"[:2000], True
     except requests.RequestException as exc:
         return f"{type(exc).__name__}: {exc}"[:2000], False
     error = f"HTTP {status}: {body}".strip()[:2000]

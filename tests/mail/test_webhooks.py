@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from server import db
 from server.app import create_app
-from server.mail import delivery, recipients, render, webhooks
+from server.mail import delivery, public_http, recipients, render, webhooks
 from server.models import OutboxMessage, Webhook, WebhookSent
 from tests.mail.test_delivery import SETTINGS, new_game, play_random_step, transport
 
@@ -93,7 +93,8 @@ def started(engine) -> int:
 
 def deliver(engine, row_id: int, catcher) -> str | None:
     """The outbox row's mails and webhook posts, as the notify task sends them."""
-    return delivery.deliver(engine, row_id, SETTINGS, transport(catcher), webhook_timeout=5)
+    return delivery.deliver(engine, row_id, SETTINGS, transport(catcher), webhook_timeout=5,
+                            webhook_private=True)   # the test's hooks listen on 127.0.0.1
 
 
 def test_a_failing_webhook_is_recorded_retried_and_posted_once(db_engine, session, hooks,
@@ -151,6 +152,34 @@ def test_a_refusing_webhook_fails_and_is_not_retried(db_engine, session, hooks, 
     assert "HTTP 404" in claim.last_error
     assert deliver(db_engine, row, smtp_catcher) == "duplicate"
     assert len(hooks.to("/jack")) == 1
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_a_webhook_on_a_private_address_is_refused_for_good(db_engine, session, hooks,
+                                                            smtp_catcher, host):
+    """Without WEBHOOK_ALLOW_PRIVATE, a URL that leads to the server's own network (here its
+    loopback, by address or by a name that resolves to it) gets nothing: the post fails for
+    good with the reason, and the mail still goes."""
+    gid, jack, dick = new_game(session)
+    add_hook(db_engine, jack.id, hooks.url.replace("127.0.0.1", host) + "/inside")
+    row = started(db_engine)
+    assert delivery.deliver(db_engine, row, SETTINGS, transport(smtp_catcher),
+                            webhook_timeout=5) == "sent"
+    (claim,) = sent_rows(db_engine)
+    assert claim.status == "failed" and "not a public internet address" in claim.last_error
+    assert "127.0.0.1" in claim.last_error
+    assert hooks.posts == []
+    assert len(smtp_catcher.to(jack.email)) == 1
+
+
+@pytest.mark.parametrize("address, public", [
+    ("93.184.216.34", True), ("2606:2800:220:1::1", True), ("10.1.2.3", False),
+    ("172.16.0.1", False), ("192.168.1.1", False), ("127.0.0.1", False), ("::1", False),
+    ("169.254.169.254", False), ("100.64.0.1", False), ("0.0.0.0", False),
+    ("fd00::1", False), ("fe80::1%eth0", False), ("::ffff:10.0.0.1", False),
+    ("::ffff:93.184.216.34", True), ("224.0.0.251", False), ("255.255.255.255", False)])
+def test_only_global_unicast_addresses_are_public(address, public):
+    assert public_http.is_public(address) is public
 
 
 def test_discord_and_slack_shapes(db_engine, session, hooks, smtp_catcher):
@@ -237,7 +266,8 @@ def task_app(tmp_path, smtp_catcher):
     db.migrate(url)
     app = create_app({"DATABASE_URL": url, "VAR_DIR": str(tmp_path / "var"),
                       "MAIL_SMTP_PORT": smtp_catcher.port, "BROKER_URL": "filesystem://",
-                      "BROKER_DIR": str(tmp_path / "broker"), "WEBHOOK_TIMEOUT": 5})
+                      "BROKER_DIR": str(tmp_path / "broker"), "WEBHOOK_TIMEOUT": 5,
+                      "WEBHOOK_ALLOW_PRIVATE": True})
     with app.app_context():
         yield app
     app.extensions["whistlestop.db"].dispose()
