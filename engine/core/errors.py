@@ -2,7 +2,9 @@
 
 
 class ActionError(ValueError):
-    """An action was refused; ``legal`` lists what would have been accepted."""
+    """An action was refused; ``legal`` lists what would have been accepted. ``reason`` is the
+    message as given (an ``engine.core.messages.Message``, to be told in the reader's language);
+    ``str(error)`` is its English text with the legal list."""
 
     def __init__(self, reason: str, legal=()):
         self.reason = reason

@@ -13,15 +13,17 @@ class Action(str):
     def parse(cls, text) -> "Action":
         """Return the action written in ``text`` with whitespace normalised, or raise MalformedAction."""
         from .errors import MalformedAction
+        from .messages import plain
 
         if not isinstance(text, str):
-            raise MalformedAction(f"An action is text, not {type(text).__name__}.")
+            raise MalformedAction(plain("An action is text, not {type}.", type=type(text).__name__))
         tokens = text.split()
         if not tokens:
-            raise MalformedAction("The action is empty.")
+            raise MalformedAction(plain("The action is empty."))
         for tok in tokens:
             if not _TOKEN.match(tok):
-                raise MalformedAction(f"'{tok}' is not a word of the action notation.")
+                raise MalformedAction(plain("'{word}' is not a word of the action notation.",
+                                            word=tok))
         return cls(" ".join([tokens[0].lower(), *tokens[1:]]))
 
     @property

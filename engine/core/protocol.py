@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import IllegalAction, MalformedAction
+from .messages import Message, data, plain
 from .notation import Action
 
 CHANCE = "chance"
@@ -19,7 +20,8 @@ class Outcome:
     scores: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"winner": self.winner, "reason": self.reason, "scores": dict(self.scores)}
+        return {"winner": self.winner, "reason": str(self.reason),
+                "reason_message": data(self.reason), "scores": dict(self.scores)}
 
 
 class GameState:
@@ -27,6 +29,9 @@ class GameState:
 
     game_id: str = ""
     seats: tuple = ()
+    NAMES: dict = {}
+    """How the game names what its messages' placeholders hold ({kind: id -> English name});
+    see engine.core.messages. Without names, ids are shown as they are."""
 
     # --- hooks for subclasses -------------------------------------------------------------
     def active(self) -> list:
@@ -70,6 +75,10 @@ class GameState:
         raise NotImplementedError
 
     # --- shared behaviour -----------------------------------------------------------------
+    def msg(self, template: str, **args) -> Message:
+        """A message of this game: ``template`` with ``args``, its ids named by ``NAMES``."""
+        return Message(template, args, self.NAMES)
+
     def is_over(self) -> bool:
         return not self.active()
 
@@ -79,15 +88,19 @@ class GameState:
         verbs = self._known_verbs()
         arity = verbs.get(action.verb)
         if arity is None:
-            raise MalformedAction(f"'{action.verb}' is not an action of this game. "
-                                  f"Actions are: {', '.join(sorted(verbs))}.")
+            raise MalformedAction(plain("'{verb}' is not an action of this game. Actions are: "
+                                        "{verbs}.", verb=action.verb,
+                                        verbs=", ".join(sorted(verbs))))
         if not arity[0] <= len(action.args) <= arity[1]:
-            raise MalformedAction(f"'{action.verb}' takes {arity[0]}"
-                                  + (f" to {arity[1]}" if arity[1] != arity[0] else "")
-                                  + f" words after it, not {len(action.args)}.")
+            if arity[1] != arity[0]:
+                raise MalformedAction(plain("'{verb}' takes {least} to {most} words after it, not "
+                                            "{n}.", verb=action.verb, least=arity[0],
+                                            most=arity[1], n=len(action.args)))
+            raise MalformedAction(plain("'{verb}' takes {least} words after it, not {n}.",
+                                        verb=action.verb, least=arity[0], n=len(action.args)))
         if seat != CHANCE and seat not in self.seats:
-            raise IllegalAction(f"There is no seat '{seat}' in this game; the seats are "
-                                f"{', '.join(self.seats)}.")
+            raise IllegalAction(plain("There is no seat '{given}' in this game; the seats are "
+                                      "{ids}.", given=seat, ids=", ".join(self.seats)))
         legal = self.legal_actions(seat)
         if action in legal:
             return action
@@ -100,10 +113,12 @@ class GameState:
     def why_illegal(self, seat, action: Action, legal: list) -> str:
         """Return the reason, in the game's words, that ``action`` is not legal for ``seat``."""
         if not self.active():
-            return "The game is over."
+            return plain("The game is over.")
         if seat not in self.active():
-            return f"It is not {seat}'s decision now: {self.prompt(None)}"
-        return f"'{action}' is not allowed now: {self.prompt(seat)}"
+            return self.msg("It is not {seat}'s decision now: {prompt}", seat=seat,
+                            prompt=self.prompt(None))
+        return self.msg("'{action}' is not allowed now: {prompt}", action=str(action),
+                        prompt=self.prompt(seat))
 
     def apply(self, seat, action) -> Action:
         """Validate ``action`` for ``seat`` against legal_actions, apply it and return it canonically."""

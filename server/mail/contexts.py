@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 from babel.dates import (format_date, format_datetime, get_date_format, get_datetime_format,
                          get_time_format)
 
-from server.mail import summary_tmotp
+from server.mail import game_text, summary_tmotp
 from server.mail.render import gettext, supported
 from server.mail.terms import terms
 
@@ -121,7 +121,7 @@ def your_decision(game_id: int, seat: str, step: int, view: dict, player_name: s
     "rule"}], what the server did for the seat without asking since its last mail."""
     legal = list(view["legal_actions"])
     return {**_common(game_id, seat, player_name, locale, links, preferences_url),
-            "step": step, "prompt": view["prompt"], "legal_actions": legal,
+            "step": step, "prompt": game_text.text(_prompt(view), locale), "legal_actions": legal,
             "choices": [{"action": a, "url": choice_url(a) if choice_url else None}
                         for a in legal[:MAX_LISTED]],
             "simultaneous": len(view.get("active", [])) > 1, "max_listed": MAX_LISTED,
@@ -187,7 +187,7 @@ def digest(player_name: str, day: str, waiting: Iterable[dict], locale: str, lin
         url_of = entry.get("choice_url")
         games.append({
             "game_id": entry["game_id"], "seat_name": seats.get(entry["seat"], entry["seat"]),
-            "step": entry["step"], "prompt": entry["prompt"],
+            "step": entry["step"], "prompt": game_text.text(entry["prompt"], locale),
             "choices": [{"action": a, "url": url_of(a) if url_of else None}
                         for a in legal[:MAX_LISTED]],
             "more": max(0, len(legal) - MAX_LISTED),
@@ -212,7 +212,9 @@ def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, s
     result = result or {}
     winner = terms(locale)["seats"].get(result.get("winner"))
     return {**_common(game_id, seat, player_name, locale, links, preferences_url),
-            "winner": winner, "result_text": result.get("reason") or result.get("text") or "",
+            "winner": winner,
+            "result_text": game_text.text(result.get("reason_message") or result.get("reason")
+                                          or result.get("text") or "", locale),
             "seed": seed, "seed_hash": seed_hash, "replay_url": links.replay(game_id),
             "summary": summary_tmotp.summary(view, seat, len(view.get("notes", [])), locale)}
 
@@ -250,11 +252,17 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
                              choice_url, preferences_url=preferences_url)
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
-            "applied": list(answer.get("applied", [])), "reason": answer.get("reason") or "",
+            "applied": list(answer.get("applied", [])),
+            "reason": game_text.text(answer.get("reason"), locale),
             "legal": list(answer.get("legal", [])),
             "standing": list(answer.get("standing") or []),
             "answered_step": answer.get("answered_step"),
-            "prompt": view["prompt"] if view["legal_actions"] else None}
+            "prompt": game_text.text(_prompt(view), locale) if view["legal_actions"] else None}
+
+
+def _prompt(view: dict):
+    """The view's prompt as a message (views of a JSON round trip keep only ``prompt_message``)."""
+    return view.get("prompt_message") or view["prompt"]
 
 
 order_received = order_refused = order_answer

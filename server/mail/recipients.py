@@ -293,7 +293,7 @@ def _digest(session, payload, settings) -> list[Envelope]:
         view = game_engine.from_dict(game.state).view(seat.seat)
         notes = len(view.get("notes", []))
         waiting.append({"game_id": game.id, "seat": seat.seat, "step": game.step,
-                        "prompt": view["prompt"], "legal_actions": list(view["legal_actions"]),
+                        "prompt": view["prompt_message"], "legal_actions": list(view["legal_actions"]),
                         "deadline_at": game.deadline_at,
                         "choice_url": _choice_url(settings, game, seat.seat, game.step, user,
                                                   notes)})

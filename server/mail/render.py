@@ -41,16 +41,18 @@ def supported(locale: str | None) -> str:
     return base if base in LOCALES else "en"
 
 
-def catalogue_path(locale: str) -> Path:
-    return TRANSLATIONS / locale / "LC_MESSAGES" / "messages.po"
+def catalogue_path(locale: str, domain: str = "messages") -> Path:
+    """A locale's catalogue: ``messages`` (the mails' own words) or ``game`` (the game's texts,
+    server/mail/game_text.py)."""
+    return TRANSLATIONS / locale / "LC_MESSAGES" / f"{domain}.po"
 
 
 @lru_cache(maxsize=None)
-def translations(locale: str) -> NullTranslations:
+def translations(locale: str, domain: str = "messages") -> NullTranslations:
     """The catalogue of a supported locale, its .po compiled in memory (fuzzy entries left out)."""
     if locale == "en":
         return NullTranslations()
-    with catalogue_path(locale).open("rb") as po:
+    with catalogue_path(locale, domain).open("rb") as po:
         catalogue = read_po(po, locale=locale)
     mo = BytesIO()
     write_mo(mo, catalogue)

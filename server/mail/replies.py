@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 
 import engine.core as game_engine
+from engine.core.messages import data, plain
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -141,7 +142,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
             if value not in (None, "ask", []):
                 standing.check(kind, value, state, seat.seat)
     except standing.StandingOrderError as exc:
-        outcome = play.Outcome("malformed", current, reason=str(exc),
+        outcome = play.Outcome("malformed", current, reason=exc.args[0],
                                legal=list(standing.REPLY_EXAMPLES))
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
         return "order"
@@ -166,8 +167,8 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         outbox.publish_written(engine)
         return "order"
     if not lines:
-        outcome = play.Outcome("empty", current, reason="The reply had no order above the "
-                               "quoted mail.")
+        outcome = play.Outcome("empty", current, reason=plain("The reply had no order above "
+                                                              "the quoted mail."))
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
         return "order"
 
@@ -177,7 +178,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         file_policies(session)
         session.add(OutboxMessage(kind="order_answer", payload={
             **answer, "status": status, "applied": list(result.applied),
-            "reason": result.reason, "legal": list(result.legal), "step": result.step,
+            "reason": _data(result.reason), "legal": list(result.legal), "step": result.step,
             "standing": filed}))
 
     try:
@@ -186,8 +187,8 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         return "duplicate"
     if not outcome.accepted:
         if policies:
-            outcome.reason = ((outcome.reason or "") + " Nothing in the reply was done: its "
-                              "standing orders are not filed either.").strip()
+            outcome.reason = plain("{reason} Nothing in the reply was done: its standing "
+                                   "orders are not filed either.", reason=outcome.reason or "")
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
     return "order"
 
@@ -196,8 +197,15 @@ def _refusal(engine, inbound_id, message_id, answer: dict, outcome: play.Outcome
              seat: Seat) -> None:
     _finish(engine, inbound_id, message_id, {"kind": "order", "status": outcome.status},
             [OutboxMessage(kind="order_answer", payload={
-                **answer, "status": outcome.status, "applied": [], "reason": outcome.reason,
+                **answer, "status": outcome.status, "applied": [],
+                "reason": _data(outcome.reason),
                 "legal": list(outcome.legal), "step": outcome.step})])
+
+
+def _data(reason) -> list | None:
+    """A reason as the outbox keeps it: its message's [template, args], told in the reader's
+    language when the answer is written (server/mail/game_text.py)."""
+    return data(reason) if reason else None
 
 
 def _mark(session: Session, inbound_id: int, message_id: int | None, outcome: dict | None

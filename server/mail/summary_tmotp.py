@@ -5,7 +5,10 @@ Names are in the recipient's language, in the translated rulebook's words (`term
 
 from __future__ import annotations
 
+import unicodedata
+
 from engine.games.tmotp.data import REGIONS, SEAT_NAMES, STATES
+from server.mail import game_text
 from server.mail.render import gettext
 from server.mail.terms import terms
 
@@ -35,6 +38,22 @@ def _issue_order(view: dict) -> list[str]:
     return placed + [i for i in view["issues"] if i not in placed]
 
 
+def width(text: str) -> int:
+    """Columns ``text`` takes in a fixed-width font: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def state_rows(states: list[dict], per_row: int = 4) -> list[str]:
+    """The states as a plain-text table, ``per_row`` to a line, its columns aligned by display
+    width (ケネディ takes eight columns, Kennedy seven)."""
+    cells = [f"{st['code']:<2} {st['ev']:2d} " + (st["leader"] or "-")
+             + (f" {st['cubes']}" if st["cubes"] else "") + ("*" if st["carried"] else "")
+             for st in states]
+    wide = max(map(width, cells), default=0)
+    padded = [cell + " " * (wide - width(cell)) for cell in cells]
+    return ["  ".join(padded[i:i + per_row]).rstrip() for i in range(0, len(padded), per_row)]
+
+
 def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en") -> dict:
     """A plain dict for the templates: nothing in it that the view does not show the seat."""
     names = terms(locale)
@@ -44,6 +63,10 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
     opponent = next((s for s in SEAT_NAMES if s != seat), None) if seat else None
     leading = max(votes, key=votes.get) if votes and len(set(votes.values())) > 1 else None
     hands = view.get("hands") or {}
+    states = [{"code": code, "name": STATES[code]["name"], "ev": STATES[code]["ev"],
+               "leader": _leader(entry, seats), "leader_seat": entry.get("leader"),
+               "cubes": entry.get("support", 0), "carried": bool(entry.get("carried"))}
+              for code, entry in sorted(view["states"].items())]
     return {
         "turn": view["turn"],
         "round": view.get("round"),
@@ -62,12 +85,11 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
                    "cubes": view["media"][r]["cubes"]} for r in REGIONS],
         "endorsements": [{"region": regions[r], "leader": _leader(view["endorsements"][r], seats),
                           "markers": view["endorsements"][r]["markers"]} for r in REGIONS],
-        "states": [{"code": code, "name": STATES[code]["name"], "ev": STATES[code]["ev"],
-                    "leader": _leader(entry, seats), "leader_seat": entry.get("leader"),
-                    "cubes": entry.get("support", 0), "carried": bool(entry.get("carried"))}
-                   for code, entry in sorted(view["states"].items())],
+        "states": states,
+        "state_rows": state_rows(states),
         "hand": [card_name(c, locale) for c in hands.get(seat, [])] if seat else [],
         "hand_sizes": [{"name": seats[s], "cards": n}
                        for s, n in (view.get("hand_sizes") or {}).items()],
-        "changes": list(view.get("notes", [])[notes_seen:]),
+        "changes": game_text.texts(view.get("note_messages", view.get("notes", []))[notes_seen:],
+                                   locale),
     }

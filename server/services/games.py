@@ -15,6 +15,7 @@ from typing import Callable
 
 import engine.core as engine
 from engine.core import CHANCE, ActionError, IllegalAction, MalformedAction
+from engine.core.messages import plain
 from sqlalchemy import insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
@@ -274,19 +275,19 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
             then=None, now=None) -> OrderResult:
     game = _get_game(session, game_id)
     if game.status != "active":
-        raise IllegalAction("The game is over." if game.status == "finished"
-                            else "The game has not started yet.")
+        raise IllegalAction(plain("The game is over.") if game.status == "finished"
+                            else plain("The game has not started yet."))
     if step != game.step:
         raise StaleStep(game.step, _prompt(game, seat))
     if not actions:
-        raise MalformedAction("An order needs at least one action.")
+        raise MalformedAction(plain("An order needs at least one action."))
     state = _load(game)
     active = state.active()
     if _simultaneous(active) and seat in active:
         return _seal(session, game, state, seat, actions, before_commit)
     if active != [seat]:
         state.parse(seat, actions[0])  # raises the engine's own "not your decision" reason
-        raise IllegalAction(f"It is not {seat}'s decision now.")
+        raise IllegalAction(state.msg("It is not {seat}'s decision now.", seat=seat))
     old_len = len(state.s["log"])
     result = OrderResult(step=step)
     standing = Standing(session, game.id)
@@ -295,8 +296,9 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
             _advance(state, (seat, text), standing)
             if state.active() != [seat]:
                 result.stopped_at, result.legal = i, []
-                result.reason = ("The order stops here: the game moved on to another decision. "
-                                 + (state.prompt(seat) if state.active() else "The game is over."))
+                result.reason = plain("The order stops here: the game moved on to another "
+                                      "decision. {prompt}", prompt=state.prompt(seat)
+                                      if state.active() else plain("The game is over."))
                 break
         try:
             result.applied.append(str(state.apply(seat, text)))
@@ -332,7 +334,8 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
 
 def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResult:
     if len(actions) != 1:
-        raise MalformedAction("A simultaneous step takes exactly one action from each seat.")
+        raise MalformedAction(plain("A simultaneous step takes exactly one action from each "
+                                    "seat."))
     canonical = str(state.parse(seat, actions[0]))
     # Touch the game row on its step first: it takes the row lock (PostgreSQL; SQLite's write
     # lock is taken at BEGIN), so sealing and resolving one step are serialized, and an order

@@ -218,10 +218,15 @@ def resign(session: Session, game_id: int, seat: str, *, step: int | None = None
         names = [r.seat for r in seat_rows(session, game_id)]
         others = [n for n in names if n not in (losers or [seat])]
         winner = others[0] if len(others) == 1 else None
-        who = " and ".join(losers or [seat])
-        reason = (f"{who} missed the deadline and forfeit{'s' if len(losers or [seat]) == 1 else ''}."
-                  if forfeit else f"{seat} resigned.")
-        result = {"winner": winner, "reason": reason, "scores": {},
+        state = engine.from_dict(game.state)
+        if not forfeit:
+            reason = state.msg("{seat} resigned.", seat=seat)
+        elif len(losers or [seat]) == 1:
+            reason = state.msg("{seat} missed the deadline and forfeits.", seat=(losers or [seat])[0])
+        else:
+            reason = state.msg("{seats} missed the deadline and forfeit.", seats=losers)
+        result = {"winner": winner, "reason": str(reason), "reason_message": reason.data(),
+                  "scores": {},
                   ("forfeited" if forfeit else "resigned"): seat}
         done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
                                                   Game.status == "active")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine.core import ActionError, MalformedAction
+from engine.core.messages import plain
 from sqlmodel import Session
 
 from server import db
@@ -42,7 +43,8 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
             result = games.submit_order(session, game_id, seat, step, actions,
                                         before_commit=before_commit)
         except GameNotFound:
-            return Outcome("not_found", reason=f"There is no game {game_id}.")
+            return Outcome("not_found", reason=plain("There is no game {game_id}.",
+                                                     game_id=game_id))
         except StaleStep as exc:
             return _refused(session, game_id, seat, "stale", None, [], exc.step)
         except ActionError as exc:

@@ -17,6 +17,7 @@ whose action is not legal then (it cannot be) leaves the decision to the seat.
 from __future__ import annotations
 
 from engine.core import ActionError, MalformedAction
+from engine.core.messages import Message, plain
 from sqlmodel import Session, select
 
 from server.models import AutoOrder, StandingOrder, utcnow
@@ -94,27 +95,35 @@ def check(kind: str, value, state=None, seat: str | None = None) -> object:
     notation (whether one is legal is known only when the deadline passes)."""
     if kind in POLICIES:
         if value not in POLICIES[kind]:
-            raise StandingOrderError(f"A {kind} standing order is one of "
-                                     f"{', '.join(POLICIES[kind])}, not {value!r}.")
+            raise StandingOrderError(plain("A {kind} standing order is one of {values}, not "
+                                           "{value}.", kind=kind, values=", ".join(POLICIES[kind]),
+                                           value=repr(value)))
         return value
     if kind == "deadline_default":
         lines = [value] if isinstance(value, str) else value
         if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
-            raise StandingOrderError("A default order is a list of order lines, "
-                                     "such as [\"pass\"] or [\"play 12 campaign\"].")
+            raise StandingOrderError(plain("A default order is a list of order lines, such as "
+                                           "[\"pass\"] or [\"play 12 campaign\"]."))
         lines = [x.strip() for x in lines if x.strip()]
         if not 1 <= len(lines) <= MAX_DEFAULT_LINES:
-            raise StandingOrderError(f"A default order has 1 to {MAX_DEFAULT_LINES} lines.")
+            raise StandingOrderError(plain("A default order has 1 to {n} lines.",
+                                           n=MAX_DEFAULT_LINES))
         if state is not None and seat is not None:
             for line in lines:
                 try:
                     state.parse(seat, line)
                 except MalformedAction as exc:
-                    raise StandingOrderError(f"{line!r}: {exc.reason}") from None
+                    raise StandingOrderError(plain("{line}: {reason}", line=repr(line),
+                                                   reason=exc.reason)) from None
                 except ActionError:
                     pass  # not legal now; it may be at the deadline
         return lines
-    raise StandingOrderError(f"The standing orders are {', '.join(KINDS)}; not {kind!r}.")
+    raise StandingOrderError(_unknown(kind))
+
+
+def _unknown(kind) -> Message:
+    return plain("The standing orders are {kinds}; not {kind}.", kinds=", ".join(KINDS),
+                 kind=repr(kind))
 
 
 def file(session: Session, game_id: int, seat: str, kind: str, value, state=None) -> None:
@@ -127,8 +136,7 @@ def file(session: Session, game_id: int, seat: str, kind: str, value, state=None
     value = None if withdrawn else check(kind, value, state, seat)
     if withdrawn:
         if kind not in KINDS:
-            raise StandingOrderError(f"The standing orders are {', '.join(KINDS)}; "
-                                     f"not {kind!r}.")
+            raise StandingOrderError(_unknown(kind))
         if row is not None:
             session.delete(row)
         return
@@ -177,9 +185,9 @@ def from_reply(lines: list[str]) -> dict[str, object]:
         words = line.split(maxsplit=2)
         kind = REPLY_KINDS.get(words[1].casefold()) if len(words) > 1 else None
         if kind is None or len(words) < 3:
-            raise StandingOrderError(
-                f"{line!r} is not a standing order. Write one of: "
-                + "; ".join(REPLY_EXAMPLES) + ".")
+            raise StandingOrderError(plain("{line} is not a standing order. Write one of: "
+                                           "{examples}.", line=repr(line),
+                                           examples="; ".join(REPLY_EXAMPLES)))
         if kind == "deadline_default":
             value = words[2].strip()
             if value.casefold() != "ask":

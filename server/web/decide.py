@@ -13,8 +13,9 @@ from sqlalchemy.exc import IntegrityError
 
 import engine.core as game_engine
 from server import db
+from server.mail import game_text
 from server.mail.contexts import MAX_LISTED
-from server.mail.summary_tmotp import SEAT_NAMES
+from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, links, play
 from server.web.pages import page
@@ -90,12 +91,14 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
                           game.id, link.seat, game.step, decision["legal_actions"], link.user_id,
                           len(notes), MAX_LISTED) if decision["active"] else []
     offered = confirm and current and link.action in decision["legal_actions"]
+    locale = user.locale if user else "en"
     return page(
-        "decide.html", status, user.locale if user else "en",
-        game_id=game.id, seat_name=SEAT_NAMES.get(link.seat, link.seat),
+        "decide.html", status, locale,
+        game_id=game.id, seat_name=terms(locale)["seats"].get(link.seat, link.seat),
         game_url=_game_url(game.id), outcome=outcome, refusal=refusal,
-        changes=[] if current else notes[link.notes:],
-        prompt=decision["prompt"] if decision["active"] else None,
+        reason=game_text.text(outcome.reason, locale) if outcome else "",
+        changes=[] if current else game_text.texts(view["note_messages"][link.notes:], locale),
+        prompt=game_text.text(decision["prompt"], locale) if decision["active"] else None,
         simultaneous=decision["simultaneous"],
         confirm={"action": link.action, "url": request.path} if offered else None,
         choices=[c for c in fresh if not (offered and c["action"] == link.action)],

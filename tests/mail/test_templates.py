@@ -11,6 +11,7 @@ from pathlib import Path
 
 import engine.core as engine
 import pytest
+from engine.core.messages import data
 
 from server.mail import contexts, render
 from server.mail.summary_tmotp import card_name
@@ -91,6 +92,15 @@ NOW = datetime(2026, 11, 22, 21, 40, 12, tzinfo=timezone.utc)
 DEADLINE = datetime(2026, 11, 23, 18, 5, 33, tzinfo=timezone.utc)
 AUTO = [{"actions": ["pass"], "source": "standing", "rule": "trigger:helps_me"},
         {"actions": ["momentum"], "source": "standing", "rule": "second_place:momentum"}]
+
+
+def _refusal(state, seat: str, order: str) -> list:
+    """The engine's reason for refusing ``order``, as the outbox keeps it ([template, args])."""
+    try:
+        state.parse(seat, order)
+    except engine.ActionError as exc:
+        return data(exc.reason)
+    raise AssertionError(f"{order!r} was legal")
 
 
 def contexts_by_kind(locale: str) -> dict[str, dict]:
@@ -180,7 +190,8 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
         "order_refused-illegal": contexts.order_refused(
             12, seat, sequential.view(seat), "Jack", locale, LINKS,
             {"lines": ["campaign ZZ 9"], "status": "illegal", "answered_step": 25,
-             "reason": "ZZ is not a state.", "legal": sequential.view(seat)["legal_actions"]},
+             "reason": _refusal(sequential, seat, "campaign ZZ 9"),
+             "legal": sequential.view(seat)["legal_actions"]},
             25, notes_seen=20, preferences_url=jack),
         "order_refused-stale": contexts.order_refused(
             12, seat, sequential.view(seat), "Jack", locale, LINKS,

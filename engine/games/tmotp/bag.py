@@ -5,9 +5,10 @@ uniformly from the cards left in it. That is the same distribution as shuffling 
 from the top, and it keeps the deck's order out of the state, so there is nothing to leak.
 """
 from .board import gain
-from .data import ENDORSEMENTS, SEAT_NAMES, SEATS, STATES, other
-from .effects import may_redraw
+from .data import ENDORSEMENTS, SEATS, other
+from .effects import PROFILES_IN_COURAGE, may_redraw
 from .flow import Step, step, then
+from .messages import msg
 
 
 def bag_size(g) -> int:
@@ -20,7 +21,8 @@ def reseed_bag(g) -> None:
     if bag_size(g) == 0 and not g.s["no_reseed"]:
         n = 12 if g.gmt else 10
         g.s["bag"] = {"kennedy": n, "nixon": n}
-        g.note(f"The Political Capital Bag is empty and is reseeded with {n} cubes of each colour.")
+        g.note("The Political Capital Bag is empty and is reseeded with {n} cubes of each colour.",
+               n=n)
 
 
 def draw_outcomes(g) -> list:
@@ -47,7 +49,8 @@ def support_checks(g, seat: str, n: int, kind: str, where=None, then=None) -> No
 def _skip_if_bag_exhausted(g) -> None:
     f = g.top
     if f["step"] == "support_checks" and bag_size(g) == 0:
-        g.note(f"The bag is empty: {f['left']} support check(s) for {SEAT_NAMES[f['seat']]} are lost.")
+        g.note("The bag is empty: {left} support check(s) for {seat} are lost.",
+               left=f["left"], seat=f["seat"])
         g.end()
 
 
@@ -74,17 +77,22 @@ class SupportChecks(Step):
         _check_done(g, f)
 
     def prompt(self, g, f, seat):
-        again = " (drawn again: Profiles in Courage)" if f.get("redrawing") else ""
-        return (f"{SEAT_NAMES[f['seat']]} draws a cube for a support check{again} "
-                f"({f['left']} to go).")
+        if f.get("redrawing"):
+            return msg("{seat} draws a cube for a support check (drawn again: {card}) "
+                       "({left} to go).", seat=f["seat"], card=PROFILES_IN_COURAGE, left=f["left"])
+        return msg("{seat} draws a cube for a support check ({left} to go).",
+                   seat=f["seat"], left=f["left"])
 
 
 def _check_done(g, f) -> None:
     """One support check is over: finish the checks, or go on to the next draw."""
     f["left"] -= 1
     if f["left"] == 0:
-        where = f" in {STATES[f['where']]['name']}" if f["kind"] == "state" else ""
-        g.note(f"{SEAT_NAMES[f['seat']]} makes support checks{where}: {f['hits']} succeed.")
+        if f["kind"] == "state":
+            g.note("{seat} makes support checks in {state}: {hits} succeed.",
+                   seat=f["seat"], state=f["where"], hits=f["hits"])
+        else:
+            g.note("{seat} makes support checks: {hits} succeed.", seat=f["seat"], hits=f["hits"])
         g.end()
     else:
         _skip_if_bag_exhausted(g)
@@ -106,9 +114,12 @@ class RedrawCheck(Step):
 
     def prompt(self, g, f, seat):
         checks = g.s["stack"][-2]
-        where = f" in {STATES[checks['where']]['name']}" if checks["kind"] == "state" else ""
-        return (f"Profiles in Courage: your support check{where} failed. Draw again for it, once "
-                f"(choose redraw), or keep the failure (choose accept).")
+        if checks["kind"] == "state":
+            return msg("{card}: your support check in {state} failed. Draw again for it, once "
+                       "(choose redraw), or keep the failure (choose accept).",
+                       card=PROFILES_IN_COURAGE, state=checks["where"])
+        return msg("{card}: your support check failed. Draw again for it, once (choose redraw), "
+                   "or keep the failure (choose accept).", card=PROFILES_IN_COURAGE)
 
 
 @then
@@ -116,7 +127,8 @@ def redraw_decided(g, frame) -> None:
     f = g.top
     if frame["redraw"]:
         f["redrawing"] = True
-        g.note(f"Profiles in Courage: {SEAT_NAMES[f['seat']]} draws again for a failed support check.")
+        g.note("{card}: {seat} draws again for a failed support check.",
+               card=PROFILES_IN_COURAGE, seat=f["seat"])
         return
     _check_done(g, f)
 
@@ -141,11 +153,11 @@ class InitiativeCheck(Step):
         reseed_bag(g)
         if f["drawn"][colour] == 2:
             g.s["initiative"] = colour
-            g.note(f"{SEAT_NAMES[colour]} wins the initiative check.")
+            g.note("{seat} wins the initiative check.", seat=colour)
             g.end()
 
     def prompt(self, g, f, seat):
-        return "A cube is drawn for the initiative check."
+        return msg("A cube is drawn for the initiative check.")
 
 
 def deal(g, seats: list, then: str) -> None:
@@ -190,7 +202,7 @@ class Deal(Step):
             _refill_deck(g)
 
     def prompt(self, g, f, seat):
-        return f"A card is dealt to {SEAT_NAMES[f['seats'][0]]}."
+        return msg("A card is dealt to {seat}.", seat=f["seats"][0])
 
 
 def draw_endorsement(g, seat: str, then: str | None = None) -> None:
@@ -218,25 +230,27 @@ class EndorsementDraw(Step):
         g.s["endorsement_deck"].remove(eid)
         g.s["endorsement_discard"].append(eid)
         card = ENDORSEMENTS[eid]
-        g.note(f"{SEAT_NAMES[f['seat']]} draws {card['name']}.")
         if card["region"] == "any":
+            g.note("{seat} draws Major Endorsement.", seat=f["seat"])
             g.goto("major_endorsement", seat=f["seat"])
         else:
+            g.note("{seat} draws Endorsement in {region}.", seat=f["seat"], region=card["region"])
             place_endorsement(g, f["seat"], card["region"])
             g.end()
 
     def prompt(self, g, f, seat):
-        return f"{SEAT_NAMES[f['seat']]} draws an endorsement card."
+        return msg("{seat} draws an endorsement card.", seat=f["seat"])
 
 
 def place_endorsement(g, seat: str, region: str) -> None:
     """Place an endorsement marker, removing an opposing one instead if there is any."""
-    from .data import REGION_NAMES
     removes = g.s["endorsements"][region] * (1 if seat == "kennedy" else -1) < 0
     gain(g.s["endorsements"], region, seat, 1)
-    verb = f"removes a {SEAT_NAMES[other(seat)]} endorsement marker from" if removes else \
-        "places an endorsement marker in"
-    g.note(f"{SEAT_NAMES[seat]} {verb} {REGION_NAMES[region]}.")
+    if removes:
+        g.note("{seat} removes a {seat_other} endorsement marker from {region}.",
+               seat=seat, seat_other=other(seat), region=region)
+    else:
+        g.note("{seat} places an endorsement marker in {region}.", seat=seat, region=region)
 
 
 @step
@@ -252,7 +266,7 @@ class MajorEndorsement(Step):
         g.end()
 
     def prompt(self, g, f, seat):
-        return "Major Endorsement: choose the region for your endorsement marker."
+        return msg("Major Endorsement: choose the region for your endorsement marker.")
 
 
 @then

@@ -1,9 +1,10 @@
 """B) Playing a card for Campaign Points: B1 Campaigning, B2 Advertising, B3 Positioning."""
 from .bag import support_checks
 from .board import gain
-from .data import CARDS, ISSUE_NAMES, ISSUES, REGION_NAMES, REGIONS, SEAT_NAMES, STATES, travel_cost
+from .data import CARDS, ISSUES, REGIONS, STATES, travel_cost
 from .effects import campaign_barred, cp_value, free_travel, support_check_needed
 from .flow import Step, step, then
+from .messages import msg
 
 
 def start_cp_action(g, seat: str, cid, mode: str, preempt: bool, then="after_cp_play", cp=None,
@@ -51,7 +52,7 @@ class Campaigning(Step):
     def do(self, g, f, seat, action):
         words = action.split()
         if words[0] == "done":
-            g.note(f"{SEAT_NAMES[seat]} leaves {f['cp']} CP unspent.")
+            g.note("{seat} leaves {cp} CP unspent.", seat=seat, cp=f["cp"])
             g.end()
             return
         st = words[1]
@@ -61,7 +62,7 @@ class Campaigning(Step):
         # add nothing, and moves costing nothing must not go on forever).
         f["moved_free"] = words[0] == "travel" and free_travel(g, seat)
         if words[0] == "travel":
-            g.note(f"{SEAT_NAMES[seat]} travels to {STATES[st]['name']}.")
+            g.note("{seat} travels to {state}.", seat=seat, state=st)
             campaigning_continue(g)
             return
         n = int(words[2])
@@ -71,17 +72,17 @@ class Campaigning(Step):
         if support_check_needed(g, seat, st):
             # B1: declare the CP spent in a state needing support checks, then draw that many.
             f["declared"].append(st)
-            g.note(f"{SEAT_NAMES[seat]} declares {n} CP in {STATES[st]['name']} with support checks.")
+            g.note("{seat} declares {n} CP in {state} with support checks.", seat=seat, n=n, state=st)
             support_checks(g, seat, n, "state", st, then="campaigning_continue")
         else:
             gain(g.s["support"], st, seat, n)
-            g.note(f"{SEAT_NAMES[seat]} campaigns in {STATES[st]['name']} for {n}.")
+            g.note("{seat} campaigns in {state} for {n}.", seat=seat, state=st, n=n)
             campaigning_continue(g)
 
     def prompt(self, g, f, seat):
-        return (f"Campaigning: {f['cp']} CP left. Spend 1 CP per state support cube in your region "
-                f"and 1 CP per regional boundary crossed; your token is in "
-                f"{STATES[g.s['tokens'][f['seat']]]['name']}.")
+        return msg("Campaigning: {cp} CP left. Spend 1 CP per state support cube in your region "
+                   "and 1 CP per regional boundary crossed; your token is in {state}.",
+                   cp=f["cp"], state=g.s["tokens"][f["seat"]])
 
 
 @then
@@ -109,14 +110,14 @@ class Advertising(Step):
     def do(self, g, f, seat, action):
         region = action.split()[1]
         gain(g.s["media"], region, seat, 1)
-        g.note(f"{SEAT_NAMES[seat]} adds media support in {REGION_NAMES[region]}.")
+        g.note("{seat} adds media support in {region}.", seat=seat, region=region)
         f["left"] -= 1
         if f["left"] == 0:
             g.end()
 
     def prompt(self, g, f, seat):
-        return (f"Advertising: place {f['left']} media support cube(s) in any region's advertising "
-                f"box (each removes an opposing cube first).")
+        return msg("Advertising: place {left} media support cube(s) in any region's advertising "
+                   "box (each removes an opposing cube first).", left=f["left"])
 
 
 # --- B3 Positioning on Issues ----------------------------------------------------------------
@@ -155,9 +156,9 @@ class Positioning(Step):
         f["cp"] -= 1 if f["bought"].get(issue, 0) == 0 else 2
         f["bought"][issue] = f["bought"].get(issue, 0) + 1
         gain(g.s["issues"], issue, seat, 1)
-        g.note(f"{SEAT_NAMES[seat]} adds issue support in {ISSUE_NAMES[issue]}.")
+        g.note("{seat} adds issue support in {issue}.", seat=seat, issue=issue)
         _end_positioning_if_spent(g)
 
     def prompt(self, g, f, seat):
-        return (f"Positioning: {f['cp']} CP left. The first cube in an issue costs 1 CP, each "
-                f"further cube in the same issue 2 CP.")
+        return msg("Positioning: {cp} CP left. The first cube in an issue costs 1 CP, each "
+                   "further cube in the same issue 2 CP.", cp=f["cp"])

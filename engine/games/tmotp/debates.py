@@ -1,8 +1,9 @@
 """The Debates - Turn 6: initiative, the five strategy cards, rounds of simultaneous reveals."""
 from .bag import initiative_check
 from .board import gain
-from .data import CARDS, ISSUE_NAMES, SEAT_NAMES, SEATS, STATES, other
+from .data import CARDS, SEATS, STATES, other
 from .flow import Step, step, then
+from .messages import msg
 
 LAZY_SHAVE, HARVARD_BRAIN_TRUST = 34, 35
 AWARDS = (2, 3, 4)      # first, second and last issue won
@@ -67,7 +68,7 @@ class DebateRound(Step):
             cid = int(action.split()[1])
             d["cards"][seat].remove(cid)
             d["revealed"][seat] = cid
-            g.note(f"{SEAT_NAMES[seat]} reveals {CARDS[cid]['name']}.")
+            g.note("{seat} reveals {card}.", seat=seat, card=cid)
         if f["then_order"]:
             f["order"], f["then_order"] = f["then_order"], []
             return
@@ -75,9 +76,15 @@ class DebateRound(Step):
         place_cards(g)
 
     def prompt(self, g, f, seat):
-        shown = g.s["debate"]["revealed"]
-        extra = "".join(f" {SEAT_NAMES[x]} has revealed {CARDS[c]['name']}." for x, c in shown.items())
-        return "Debate: choose a card to reveal." + extra
+        shown = list(g.s["debate"]["revealed"].items())
+        if not shown:
+            return msg("Debate: choose a card to reveal.")
+        if len(shown) == 1:
+            (x, c), = shown
+            return msg("Debate: choose a card to reveal. {seat} has revealed {card}.", seat=x, card=c)
+        (x1, c1), (x2, c2) = shown
+        return msg("Debate: choose a card to reveal. {seat1} has revealed {card1}. {seat2} has "
+                   "revealed {card2}.", seat1=x1, card1=c1, seat2=x2, card2=c2)
 
 
 def place_cards(g) -> None:
@@ -91,7 +98,8 @@ def place_cards(g) -> None:
         tile = d["tiles"][card["issue"]]
         if tile["won"] is not None:
             g.s["discard"].append(cid)
-            g.note(f"{card['name']} is played to {ISSUE_NAMES[card['issue']]}, already won: discarded.")
+            g.note("{card} is played to {issue}, already won: discarded.", card=cid,
+                   issue=card["issue"])
         elif card["icon"] == "both":
             choosers.append(seat)
         else:
@@ -106,7 +114,7 @@ def place_cards(g) -> None:
 def _place(g, cid, side) -> None:
     card = CARDS[cid]
     g.s["debate"]["tiles"][card["issue"]][side].append(cid)
-    g.note(f"{card['name']} goes to {SEAT_NAMES[side]}'s side of {ISSUE_NAMES[card['issue']]}.")
+    g.note("{card} goes to {seat}'s side of {issue}.", card=cid, seat=side, issue=card["issue"])
 
 
 @step
@@ -122,7 +130,8 @@ class DebateFirst(Step):
         g.end()
 
     def prompt(self, g, f, seat):
-        return "Both cards show both candidates: as the initiative player, choose who places first."
+        return msg("Both cards show both candidates: as the initiative player, choose who places "
+                   "first.")
 
 
 @then
@@ -148,9 +157,9 @@ class DebateSide(Step):
         g.end()
 
     def prompt(self, g, f, seat):
-        c = CARDS[f["card"]]
-        return (f"{c['name']} shows both candidates: place it on Kennedy's or Nixon's side of "
-                f"{ISSUE_NAMES[c['issue']]}.")
+        return msg("{card} shows both candidates: place it on {seat1}'s or {seat2}'s side of "
+                   "{issue}.", card=f["card"], seat1="kennedy", seat2="nixon",
+                   issue=CARDS[f["card"]]["issue"])
 
 
 def side_total(g, issue: str, seat: str) -> int:
@@ -208,8 +217,8 @@ def win_issue(g, issue: str, then: str) -> None:
     s["discard"] += tile["kennedy"] + tile["nixon"]
     cubes = AWARDS[d["awarded"]]
     d["awarded"] += 1
-    g.note(f"{SEAT_NAMES[winner]} wins {ISSUE_NAMES[issue]} ({k} to {n} CP) and places {cubes} "
-           f"state support.")
+    g.note("{seat} wins {issue} ({k} to {n} CP) and places {cubes} state support.",
+           seat=winner, issue=issue, k=k, n=n, cubes=cubes)
     g.call("debate_award", then=then, seat=winner, left=cubes, issue=issue)
 
 
@@ -224,13 +233,13 @@ class DebateAward(Step):
         _, st, n = action.split()
         gain(g.s["support"], st, seat, int(n))
         f["left"] -= int(n)
-        g.note(f"{SEAT_NAMES[seat]} adds {n} state support in {STATES[st]['name']}.")
+        g.note("{seat} adds {n} state support in {state}.", seat=seat, n=int(n), state=st)
         if f["left"] == 0:
             g.end()
 
     def prompt(self, g, f, seat):
-        return (f"You won {ISSUE_NAMES[f['issue']]}: place {f['left']} state support cube(s) in any "
-                f"states, with no support checks.")
+        return msg("You won {issue}: place {left} state support cube(s) in any states, with no "
+                   "support checks.", issue=f["issue"], left=f["left"])
 
 
 def end_debates(g) -> None:

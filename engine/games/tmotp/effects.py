@@ -7,6 +7,7 @@ All of them end with the turn (``end_of_turn``), before the Debates and Election
 """
 from .board import leads, needs_support_check, own
 from .data import CARDS, STATES
+from .messages import msg
 
 NIXONS_KNEE, PUERTO_RICAN_BISHOPS, NIXONS_PLEDGE = 2, 44, 76
 CITIZENS_FOR_NIXON_LODGE, OLD_SOUTH, NIXON_EGGED, KEN_AIR = 4, 19, 20, 26
@@ -76,7 +77,7 @@ def on_card_played(g, seat: str, mode: str) -> None:
     but a Campaigning action (played as an event, to Advertise or Position, or his candidate card)."""
     if seat == "nixon" and mode != "campaign" and active(g, NIXONS_PLEDGE):
         g.s["momentum"]["kennedy"] += 1
-        g.note("Nixon's Pledge: Kennedy takes a momentum marker.")
+        g.note("{card}: {seat} takes a momentum marker.", card=NIXONS_PLEDGE, seat="kennedy")
 
 
 def cp_value(g, seat: str, cid, mode: str) -> int:
@@ -121,11 +122,11 @@ def campaign_bar_reason(g, seat: str, state: str) -> str | None:
     card = campaign_bar(g, seat, state)
     if card is None:
         return None
-    name = STATES[state]["name"]
     if card == EISENHOWERS_SILENCE:
-        return (f"Eisenhower's Silence: Nixon may not spend CP to Campaign in {name}, where "
-                f"Kennedy leads.")
-    return f"{CARDS[card]['name']}: you are barred from Campaigning in {name} this turn."
+        return msg("{card}: {seat} may not spend CP to Campaign in {state}, where {seat_leader} "
+                   "leads.", card=card, seat="nixon", state=state, seat_leader="kennedy")
+    return msg("{card}: you are barred from Campaigning in {state} this turn.",
+               card=card, state=state)
 
 
 def support_check_needed(g, seat: str, state: str) -> bool:

@@ -3,8 +3,9 @@ from engine.core.protocol import Outcome
 
 from .bag import bag_size, initiative_check, support_checks
 from .board import electoral_votes, gain, leader, own
-from .data import CARDS, ISSUES, REGIONS, SEAT_NAMES, SEATS, STATES, other
+from .data import CARDS, ISSUES, REGIONS, SEATS, STATES, other
 from .flow import Step, step, then
+from .messages import msg
 
 LATE_RETURNS, EARLY_RETURNS, UNPLEDGED_ELECTORS, RECOUNT = 7, 32, 33, 90
 UNPLEDGED_STATES = ("AL", "LA", "MS")
@@ -22,9 +23,10 @@ def election_day(g) -> None:
         momentum = s["momentum"][seat]
         s["bag"][seat] += bonus + media + issues + 2 * momentum
         s["momentum"][seat] = 0
-        g.note(f"Election Day: {SEAT_NAMES[seat]} puts {bonus + media + issues + 2 * momentum} cubes "
-               f"into the bag ({bonus} bonus, {media} media, {issues} issue, {2 * momentum} for "
-               f"{momentum} momentum).")
+        g.note("Election Day: {seat} puts {total} cubes into the bag ({bonus} bonus, {media} "
+               "media, {n_issue} issue, {momentum_cubes} for {momentum} momentum).",
+               seat=seat, total=bonus + media + issues + 2 * momentum, bonus=bonus, media=media,
+               n_issue=issues, momentum_cubes=2 * momentum, momentum=momentum)
     s["media"] = {r: 0 for r in REGIONS}
     s["issues"] = {i: 0 for i in ISSUES}
     initiative_check(g, then="election_day_strategy")
@@ -39,12 +41,36 @@ def election_day_strategy(g, frame=None) -> None:
     first = s["initiative"]
     for seat in (first, other(first)):
         cards = s["strategy"][seat]
-        g.note(f"{SEAT_NAMES[seat]} reveals Campaign Strategy cards: "
-               + (", ".join(f"{CARDS[c]['name']} ({CARDS[c]['state']})" for c in cards) or "none") + ".")
+        _note_strategy_cards(g, seat, cards)
         s["election"]["checks"] += [[seat, CARDS[c]["state"], 3] for c in cards]
     s["discard"] += s["strategy"]["kennedy"] + s["strategy"]["nixon"]
     s["strategy"] = {x: [] for x in SEATS}
     election_checks(g)
+
+
+def _note_strategy_cards(g, seat: str, cards: list) -> None:
+    """The note of the Campaign Strategy cards a player reveals: each card's name and its state's
+    code (two cards a turn on turns 7 and 8, so four at most)."""
+    codes = [CARDS[c]["state"] for c in cards]
+    if not cards:
+        g.note("{seat} reveals Campaign Strategy cards: none.", seat=seat)
+    elif len(cards) == 1:
+        g.note("{seat} reveals Campaign Strategy cards: {card} ({code}).", seat=seat, card=cards[0],
+               code=codes[0])
+    elif len(cards) == 2:
+        g.note("{seat} reveals Campaign Strategy cards: {card1} ({code1}), {card2} ({code2}).",
+               seat=seat, card1=cards[0], code1=codes[0], card2=cards[1], code2=codes[1])
+    elif len(cards) == 3:
+        g.note("{seat} reveals Campaign Strategy cards: {card1} ({code1}), {card2} ({code2}), "
+               "{card3} ({code3}).", seat=seat, card1=cards[0], code1=codes[0], card2=cards[1],
+               code2=codes[1], card3=cards[2], code3=codes[2])
+    elif len(cards) == 4:
+        g.note("{seat} reveals Campaign Strategy cards: {card1} ({code1}), {card2} ({code2}), "
+               "{card3} ({code3}), {card4} ({code4}).", seat=seat, card1=cards[0],
+               code1=codes[0], card2=cards[1], code2=codes[1], card3=cards[2], code3=codes[2],
+               card4=cards[3], code4=codes[3])
+    else:
+        g.note("{seat} reveals Campaign Strategy cards: {cards}.", seat=seat, cards=list(cards))
 
 
 @then
@@ -87,12 +113,12 @@ class ElectionDayEventOrder(Step):
         resolve_election_event(g, cid)
 
     def prompt(self, g, f, seat):
-        names = ", ".join(CARDS[c]["name"] for c in g.s["election"]["events"])
-        return f"Election Day Events: choose which to resolve next ({names})."
+        return msg("Election Day Events: choose which to resolve next ({cards}).",
+                   cards=list(g.s["election"]["events"]))
 
 
 def resolve_election_event(g, cid: int) -> None:
-    g.note(f"Election Day event: {CARDS[cid]['name']}.")
+    g.note("Election Day event: {card}.", card=cid)
     if cid == LATE_RETURNS:           # Kennedy draws 5 support checks for Illinois
         support_checks(g, "kennedy", 5, "state", "IL", then="election_day_events")
     elif cid == EARLY_RETURNS:        # the leader in Connecticut draws 5 checks for California
@@ -121,7 +147,7 @@ class Recount(Step):
         support_checks(g, "nixon", 3, "state", st, then=f["then"])
 
     def prompt(self, g, f, seat):
-        return "Recount: choose the state for your three support checks."
+        return msg("Recount: choose the state for your three support checks.")
 
 
 def undecided_voters(g) -> None:
@@ -132,7 +158,7 @@ def undecided_voters(g) -> None:
         if s["support"][st] == 0:
             seat = leader(s["endorsements"][STATES[st]["region"]]) or STATES[st]["edge"]
             gain(s["support"], st, seat, 1)
-            g.note(f"{STATES[st]['name']} is empty and goes to {SEAT_NAMES[seat]}.")
+            g.note("{state} is empty and goes to {seat}.", state=st, seat=seat)
     final_tally(g)
 
 
@@ -152,28 +178,43 @@ def final_tally(g) -> None:
     cubes = {x: sum(own(v, x) for v in s["support"].values()) for x in SEATS}
     if ev["kennedy"] != ev["nixon"]:
         winner = max(SEATS, key=lambda x: ev[x])
-        reason = f"{SEAT_NAMES[winner]} wins {ev[winner]} electoral votes to {ev[other(winner)]}."
     elif states["kennedy"] != states["nixon"]:
         winner = max(SEATS, key=lambda x: states[x])
-        reason = (f"The electoral vote is tied at {ev['kennedy']}; the House of Representatives "
-                  f"chooses {SEAT_NAMES[winner]}, who won more states ({states[winner]}).")
     elif g.gmt:
         winner = max(SEATS, key=lambda x: cubes[x]) if cubes["kennedy"] != cubes["nixon"] else None
-        reason = ("Electoral votes and states won are tied; " +
-                  (f"{SEAT_NAMES[winner]} has more state support ({cubes[winner]})." if winner
-                   else "so is state support: the election is a draw."))
     else:
         winner = "kennedy"   # Z-Man: the House elects Kennedy for his lead in the denied states
-        reason = ("Electoral votes and states won are tied; the House elects Kennedy by virtue of "
-                  "his marginal lead in the states denied him by the electors.")
-    s["result"] = {"winner": winner, "reason": reason, "electoral_votes": ev, "states": states,
-                   "support": cubes, "unawarded": none}
+    reason = tally_reason(g, winner, ev, states, cubes)
+    s["result"] = {"winner": winner, "reason": str(reason), "reason_message": reason.data(),
+                   "electoral_votes": ev, "states": states, "support": cubes, "unawarded": none}
     s["round"] = "over"
-    g.note(f"Final Tally: Kennedy {ev['kennedy']}, Nixon {ev['nixon']}. {reason}")
+    g.note("Final Tally: {seat1} {ev1}, {seat2} {ev2}. {reason}", seat1="kennedy",
+           ev1=ev["kennedy"], seat2="nixon", ev2=ev["nixon"], reason=reason.data())
+
+
+def tally_reason(g, winner, ev: dict, states: dict, cubes: dict):
+    """Why the Final Tally went as it did (a message), from its electoral votes, states won and
+    state support cubes."""
+    if ev["kennedy"] != ev["nixon"]:
+        return msg("{seat} wins {ev} electoral votes to {ev_other}.", seat=winner, ev=ev[winner],
+                   ev_other=ev[other(winner)])
+    if states["kennedy"] != states["nixon"]:
+        return msg("The electoral vote is tied at {ev}; the House of Representatives chooses "
+                   "{seat}, who won more states ({n}).", ev=ev["kennedy"], seat=winner,
+                   n=states[winner])
+    if g.gmt:
+        if winner:
+            return msg("Electoral votes and states won are tied; {seat} has more state support "
+                       "({n}).", seat=winner, n=cubes[winner])
+        return msg("Electoral votes and states won are tied; so is state support: the election "
+                   "is a draw.")
+    return msg("Electoral votes and states won are tied; the House elects {seat} by virtue of "
+               "his marginal lead in the states denied him by the electors.", seat=winner)
 
 
 def final_outcome(g):
     r = g.s["result"]
     if r is None:
         return None
-    return Outcome(r["winner"], r["reason"], dict(r["electoral_votes"]))
+    reason = tally_reason(g, r["winner"], r["electoral_votes"], r["states"], r["support"])
+    return Outcome(r["winner"], reason, dict(r["electoral_votes"]))

@@ -5,8 +5,9 @@ issue decay, shift (Rule Changes from Previous Editions: Momentum Phase).
 """
 from .bag import draw_endorsement
 from .board import issue_leader, lose, media_total, own
-from .data import ISSUE_NAMES, ISSUES, SEAT_NAMES, SEATS
+from .data import ISSUES, SEATS
 from .flow import Step, step
+from .messages import msg
 
 GMT_ORDER = ["momentum_decay", "issue_shift", "award_third", "award_second", "award_first",
              "issue_support_decay"]
@@ -23,8 +24,8 @@ def momentum_decay(g) -> None:
     """Step 1: both players discard half their momentum markers, rounded down."""
     for seat in SEATS:
         g.s["momentum"][seat] -= g.s["momentum"][seat] // 2
-    g.note(f"Momentum decays: Kennedy keeps {g.s['momentum']['kennedy']}, "
-           f"Nixon keeps {g.s['momentum']['nixon']}.")
+    g.note("Momentum decays: {seat1} keeps {n1}, {seat2} keeps {n2}.", seat1="kennedy",
+           n1=g.s["momentum"]["kennedy"], seat2="nixon", n2=g.s["momentum"]["nixon"])
 
 
 def issue_shift(g) -> None:
@@ -48,14 +49,13 @@ class IssueShift(Step):
             t = g.s["issue_track"]
             i, j = t.index(words[1]), t.index(words[2])
             t[i], t[j] = t[j], t[i]
-            g.note(f"{SEAT_NAMES[seat]} switches {ISSUE_NAMES[words[1]]} and {ISSUE_NAMES[words[2]]} "
-                   f"on the Issues Track.")
+            g.note("{seat} switches {issue1} and {issue2} on the Issues Track.", seat=seat,
+                   issue1=words[1], issue2=words[2])
         g.end()
 
     def prompt(self, g, f, seat):
-        order = ", ".join(ISSUE_NAMES[i] for i in g.s["issue_track"])
-        return (f"Issue Shift: you have more media support; you may switch two adjacent issues on "
-                f"the Issues Track (now {order}) or pass.")
+        return msg("Issue Shift: you have more media support; you may switch two adjacent issues "
+                   "on the Issues Track (now {issues}) or pass.", issues=list(g.s["issue_track"]))
 
 
 def _leader_of(g, place: int):
@@ -67,7 +67,8 @@ def award_third(g) -> None:
     seat = _leader_of(g, 2)
     if seat:
         g.s["momentum"][seat] += 1
-        g.note(f"{SEAT_NAMES[seat]} leads {ISSUE_NAMES[g.s['issue_track'][2]]} and takes a momentum marker.")
+        g.note("{seat} leads {issue} and takes a momentum marker.", seat=seat,
+               issue=g.s["issue_track"][2])
 
 
 def award_second(g) -> None:
@@ -85,18 +86,18 @@ class AwardChoice(Step):
         return ["momentum", "endorsement"]
 
     def do(self, g, f, seat, action):
-        issue = ISSUE_NAMES[g.s["issue_track"][1]]
+        issue = g.s["issue_track"][1]
         if action == "momentum":
             g.s["momentum"][seat] += 1
-            g.note(f"{SEAT_NAMES[seat]} leads {issue} and takes a momentum marker.")
+            g.note("{seat} leads {issue} and takes a momentum marker.", seat=seat, issue=issue)
             g.end()
         else:
-            g.note(f"{SEAT_NAMES[seat]} leads {issue} and takes an endorsement card.")
+            g.note("{seat} leads {issue} and takes an endorsement card.", seat=seat, issue=issue)
             g.s["stack"].pop()
             draw_endorsement(g, seat, then="run_queue")
 
     def prompt(self, g, f, seat):
-        return ("You lead the second-place issue: take a momentum marker or an endorsement card.")
+        return msg("You lead the second-place issue: take a momentum marker or an endorsement card.")
 
 
 def award_first(g) -> None:
@@ -104,8 +105,8 @@ def award_first(g) -> None:
     seat = _leader_of(g, 0)
     if seat:
         g.s["momentum"][seat] += 1
-        g.note(f"{SEAT_NAMES[seat]} leads {ISSUE_NAMES[g.s['issue_track'][0]]} and takes a momentum "
-               f"marker and an endorsement card.")
+        g.note("{seat} leads {issue} and takes a momentum marker and an endorsement card.",
+               seat=seat, issue=g.s["issue_track"][0])
         draw_endorsement(g, seat, then="run_queue")
 
 

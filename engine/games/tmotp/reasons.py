@@ -1,12 +1,10 @@
 """Why an action is refused, in the game's words (the legal choices are listed by the caller)."""
-from .data import CARDS, ISSUE_NAMES, ISSUES, REGIONS, SEAT_NAMES, STATES, travel_cost
-from .effects import campaign_momentum_cost, momentum_banned, preempt_cost
+from .data import CARDS, ISSUES, REGIONS, STATES, travel_cost
+from .effects import (JACKIE_KENNEDY, NIXONS_KNEE, campaign_momentum_cost, momentum_banned,
+                      preempt_cost)
+from .messages import msg
 
 MODES = ("event", "campaign", "advertise", "position")
-
-
-def _card_name(cid) -> str:
-    return f"{CARDS[cid]['name']} (card {cid})"
 
 
 def _int(word):
@@ -17,9 +15,9 @@ def why_illegal(g, seat, action) -> str | None:
     """Return a specific reason ``action`` is refused for ``seat``, or None for the generic one."""
     active = g.active()
     if not active:
-        return "The game is over."
+        return msg("The game is over.")
     if seat not in active:
-        return f"It is not {SEAT_NAMES.get(seat, seat)}'s decision now. {g.prompt(None)}"
+        return msg("It is not {seat}'s decision now. {prompt}", seat=seat, prompt=g.prompt(None))
     words = action.split()
     verb = words[0]
     args = [w.upper() if w.upper() in STATES else w.lower() for w in words[1:]]
@@ -31,58 +29,72 @@ def why_illegal(g, seat, action) -> str | None:
 
 def _play(g, f, seat, verb, args):
     if verb not in ("play", "vp", "pass"):
-        return f"Now you play a card: {g.prompt(seat)}"
+        return msg("Now you play a card: {prompt}", prompt=g.prompt(seat))
     if verb == "pass":
-        return "You may pass only when you have no card to play."
+        return msg("You may pass only when you have no card to play.")
     if verb == "vp":
         if not g.options["vp_cards"]:
-            return "The Vice President cards optional rule is not in use in this game."
+            return msg("The Vice President cards optional rule is not in use in this game.")
         if not g.s["vp_available"][seat]:
-            return "You have already played your Vice President card."
+            return msg("You have already played your Vice President card.")
         cid = _int(args[0])
         if cid not in g.s["hands"][seat]:
-            return "To play your Vice President card, discard a card from your hand."
-        return (f"{_card_name(cid)} does not show only your own candidate: it cannot be discarded for "
-                f"your Vice President card.")
+            return msg("To play your Vice President card, discard a card from your hand.")
+        return msg("{card} (card {cid}) does not show only your own candidate: it cannot be "
+                   "discarded for your Vice President card.", card=cid, cid=cid)
     which, mode = args[0], args[1]
     if mode not in MODES or (len(args) == 3 and args[2] != "preempt"):
-        return "Play a card as 'event', 'campaign', 'advertise' or 'position', optionally with 'preempt'."
+        return msg("Play a card as 'event', 'campaign', 'advertise' or 'position', optionally with "
+                   "'preempt'.")
     if which == "candidate":
         if g.s["exhausted"][seat]:
-            return "Your candidate card is exhausted."
+            return msg("Your candidate card is exhausted.")
         if mode == "event":
-            return "Your candidate card has no event: play it for 5 CP."
+            return msg("Your candidate card has no event: play it for 5 CP.")
     else:
         cid = _int(which)
         if cid not in CARDS:
-            return f"There is no campaign card {which}."
+            return msg("There is no campaign card {which}.", which=which)
         if "vp_card" in f and cid != f["vp_card"]:
-            return f"You discarded a card for your Vice President card: now play {_card_name(f['vp_card'])}."
+            return msg("You discarded a card for your Vice President card: now play {card} "
+                       "(card {cid}).", card=f["vp_card"], cid=f["vp_card"])
         if "vp_card" not in f and cid not in g.s["hands"][seat]:
-            return f"You do not hold {_card_name(cid)}."
+            return msg("You do not hold {card} (card {cid}).", card=cid, cid=cid)
         if mode == "event" or len(args) == 3:
             from .events import EVENTS
             blockers = [p for p in g.s["persistent"]["prevention"] if cid in CARDS[p]["prevents"]]
             if blockers:
-                return (f"The event of {_card_name(cid)} cannot be played: {CARDS[blockers[0]]['name']} "
-                        f"is in effect.")
+                return msg("The event of {card} (card {cid}) cannot be played: {card_blocker} "
+                           "is in effect.", card=cid, cid=cid, card_blocker=blockers[0])
             if cid not in EVENTS:
-                return (f"The event of {_card_name(cid)} is not available yet in Whistlestop; play "
-                        f"the card for campaign points.")
-    costs = []
+                return msg("The event of {card} (card {cid}) is not available yet in "
+                           "Whistlestop; play the card for campaign points.", card=cid, cid=cid)
     from .effects import event_momentum_cost
-    if mode == "event" and event_momentum_cost(g, seat):
-        costs.append((event_momentum_cost(g, seat), "Jackie Kennedy makes playing an event cost momentum"))
-    if mode == "campaign" and campaign_momentum_cost(g, seat):
-        costs.append((campaign_momentum_cost(g, seat), "Nixon's Knee makes Campaigning cost momentum"))
-    if len(args) == 3:
-        costs.append((preempt_cost(g, seat), "preempting an event costs momentum"))
-    need = sum(n for n, _ in costs)
+    event_cost = event_momentum_cost(g, seat) if mode == "event" else 0
+    campaign_cost = campaign_momentum_cost(g, seat) if mode == "campaign" else 0
+    preempt = preempt_cost(g, seat) if len(args) == 3 else 0
+    need = event_cost + campaign_cost + preempt
     if need and momentum_banned(g, seat):
-        return f"{SEAT_NAMES[seat]} cannot spend momentum markers this turn."
-    if need > g.s["momentum"][seat]:
-        why = " and ".join(w for _, w in costs)
-        return f"That needs {need} momentum marker(s) ({why}); you have {g.s['momentum'][seat]}."
+        return msg("{seat} cannot spend momentum markers this turn.", seat=seat)
+    have = g.s["momentum"][seat]
+    if need > have:
+        preempting = len(args) == 3
+        if event_cost and preempting:
+            return msg("That needs {n} momentum marker(s) ({card} makes playing an event cost "
+                       "momentum and preempting an event costs momentum); you have {have}.",
+                       n=need, card=JACKIE_KENNEDY, have=have)
+        if event_cost:
+            return msg("That needs {n} momentum marker(s) ({card} makes playing an event cost "
+                       "momentum); you have {have}.", n=need, card=JACKIE_KENNEDY, have=have)
+        if campaign_cost and preempting:
+            return msg("That needs {n} momentum marker(s) ({card} makes Campaigning cost momentum "
+                       "and preempting an event costs momentum); you have {have}.",
+                       n=need, card=NIXONS_KNEE, have=have)
+        if campaign_cost:
+            return msg("That needs {n} momentum marker(s) ({card} makes Campaigning cost "
+                       "momentum); you have {have}.", n=need, card=NIXONS_KNEE, have=have)
+        return msg("That needs {n} momentum marker(s) (preempting an event costs momentum); you "
+                   "have {have}.", n=need, have=have)
     return None
 
 
@@ -92,10 +104,11 @@ def _state(word):
 
 def _campaigning(g, f, seat, verb, args):
     if verb not in ("campaign", "travel", "done"):
-        return f"You are Campaigning: {g.prompt(seat)}"
+        return msg("You are Campaigning: {prompt}", prompt=g.prompt(seat))
     st = _state(args[0]) if args else None
     if args and st is None:
-        return f"There is no state '{args[0]}'; use the two-letter postal code, e.g. NY."
+        return msg("There is no state '{word}'; use the two-letter postal code, e.g. NY.",
+                   word=args[0])
     token = g.s["tokens"][seat]
     cost = travel_cost(token, st)
     from .effects import campaign_barred, free_travel
@@ -103,88 +116,101 @@ def _campaigning(g, f, seat, verb, args):
         cost = 0
     if verb == "travel":
         if STATES[st]["zone"] == STATES[token]["zone"]:
-            return "Your token is already in that region; it moves there when you campaign in a state."
+            return msg("Your token is already in that region; it moves there when you campaign in "
+                       "a state.")
         if f.get("moved_free"):
-            return ("Your travel is free this turn and you have just moved: campaign in a state, "
-                    "or stop with 'done', before moving again.")
-        return f"Travelling to {STATES[st]['name']} costs {cost} CP; you have {f['cp']}."
+            return msg("Your travel is free this turn and you have just moved: campaign in a "
+                       "state, or stop with 'done', before moving again.")
+        return msg("Travelling to {state} costs {cost} CP; you have {cp}.", state=st, cost=cost,
+                   cp=f["cp"])
     if campaign_barred(g, seat, st):
         from .effects import campaign_bar_reason
         return campaign_bar_reason(g, seat, st)
     if st in f["declared"]:
-        return (f"You already declared support checks in {STATES[st]['name']} this action: "
-                f"the CP spent there are declared once.")
+        return msg("You already declared support checks in {state} this action: the CP spent "
+                   "there are declared once.", state=st)
     n = _int(args[1])
     if not n:
-        return "Campaign with a number of CP: e.g. 'campaign NY 2'."
-    travel = f" plus {cost} CP of travel from {STATES[token]['name']}" if cost else ""
-    return f"{n} CP in {STATES[st]['name']}{travel} is more than the {f['cp']} CP you have left."
+        return msg("Campaign with a number of CP: e.g. 'campaign NY 2'.")
+    if cost:
+        return msg("{n} CP in {state} plus {cost} CP of travel from {state_from} is more than the "
+                   "{cp} CP you have left.", n=n, state=st, cost=cost, state_from=token,
+                   cp=f["cp"])
+    return msg("{n} CP in {state} is more than the {cp} CP you have left.", n=n, state=st,
+               cp=f["cp"])
 
 
 def _positioning(g, f, seat, verb, args):
     if verb not in ("position", "done"):
-        return f"You are Positioning on issues: {g.prompt(seat)}"
+        return msg("You are Positioning on issues: {prompt}", prompt=g.prompt(seat))
     issue = args[0]
     if issue not in ISSUES:
-        return f"There is no issue '{issue}'; the issues are {', '.join(ISSUES)}."
+        return msg("There is no issue '{word}'; the issues are {choices}.", word=issue,
+                   choices=", ".join(ISSUES))
     if g.options["restricted_positioning"] and f["card"] != "candidate" and \
             CARDS[f["card"]]["issue"] == issue:
-        return f"Restricted Positioning: you may not add support to {ISSUE_NAMES[issue]}, this card's debate issue."
+        return msg("Restricted Positioning: you may not add support to {issue}, this card's "
+                   "debate issue.", issue=issue)
     price = 1 if f["bought"].get(issue, 0) == 0 else 2
-    return f"Another cube in {ISSUE_NAMES[issue]} costs {price} CP; you have {f['cp']} left."
+    return msg("Another cube in {issue} costs {price} CP; you have {cp} left.", issue=issue,
+               price=price, cp=f["cp"])
 
 
 def _advertising(g, f, seat, verb, args):
     if verb != "media" or args[0] not in REGIONS:
-        return f"Place your media support cube in a region: {', '.join(REGIONS)}."
+        return msg("Place your media support cube in a region: {choices}.",
+                   choices=", ".join(REGIONS))
     return None
 
 
 def _strategy(g, f, seat, verb, args):
     from .strategy import required
     if verb != "strategy":
-        return f"Now choose your Campaign Strategy cards: {g.prompt(seat)}"
+        return msg("Now choose your Campaign Strategy cards: {prompt}", prompt=g.prompt(seat))
     if seat in f.get("commits", {}):
-        return "You have already placed your Campaign Strategy cards."
+        return msg("You have already placed your Campaign Strategy cards.")
     ids = [_int(a) for a in args]
     for cid in ids:
         if cid not in g.s["hands"][seat]:
-            return f"You do not hold card {args[ids.index(cid)]}." if cid is None or cid not in CARDS \
-                else f"You do not hold {_card_name(cid)}."
+            if cid is None or cid not in CARDS:
+                return msg("You do not hold card {which}.", which=args[ids.index(cid)])
+            return msg("You do not hold {card} (card {cid}).", card=cid, cid=cid)
         if not CARDS[cid]["campaign_strategy_allowed"]:
-            return f"{CARDS[cid]['name']} may not be a Campaign Strategy card."
-    return f"Place exactly {required(g)} different card(s), written in increasing order."
+            return msg("{card} may not be a Campaign Strategy card.", card=cid)
+    return msg("Place exactly {n} different card(s), written in increasing order.", n=required(g))
 
 
 def _debate(g, f, seat, verb, args):
     if verb != "debate":
-        return f"Choose a card for this Debate round: {g.prompt(seat)}"
-    return "Reveal one of your remaining Campaign Strategy cards."
+        return msg("Choose a card for this Debate round: {prompt}", prompt=g.prompt(seat))
+    return msg("Reveal one of your remaining Campaign Strategy cards.")
 
 
 def _place_support(g, f, seat, verb, args):
     if verb not in ("support", "done"):
         return g.prompt(seat)
     if verb == "done":
-        return f"You must place all {f['left']} state support cube(s) before you are done."
+        return msg("You must place all {left} state support cube(s) before you are done.",
+                   left=f["left"])
     st = _state(args[0])
     if st is None:
-        return f"There is no state '{args[0]}'."
+        return msg("There is no state '{word}'.", word=args[0])
     if st not in f["allowed"]:
-        return f"This event does not let you add support in {STATES[st]['name']}."
-    return (f"At most {f['per_state']} per state and {f['left']} in all; "
-            f"{f['placed'].get(st, 0)} already placed in {STATES[st]['name']}.")
+        return msg("This event does not let you add support in {state}.", state=st)
+    return msg("At most {per_state} per state and {left} in all; {placed} already placed in "
+               "{state}.", per_state=f["per_state"], left=f["left"],
+               placed=f["placed"].get(st, 0), state=st)
 
 
 def _remove_support(g, f, seat, verb, args):
     if verb not in ("remove", "done"):
         return g.prompt(seat)
     if verb == "done":
-        return f"This removal is not optional: {g.prompt(seat)}"
+        return msg("This removal is not optional: {prompt}", prompt=g.prompt(seat))
     st = _state(args[0])
     if st is None or st not in f["allowed"]:
-        return "This event does not let you remove support there."
-    return f"{SEAT_NAMES[f['target']]} has no support cube there that you may still remove."
+        return msg("This event does not let you remove support there.")
+    return msg("{seat} has no support cube there that you may still remove.", seat=f["target"])
 
 
 def _card_flow(g, f, seat, verb, args):

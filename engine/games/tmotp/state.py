@@ -8,6 +8,7 @@ from engine.core.protocol import CHANCE, GameState
 from engine.core.stack import Machine
 
 from .data import CARDS, SEATS
+from .messages import NAMES, msg
 
 GAME_ID = "tmotp"
 EDITIONS = ("gmt", "zman")
@@ -30,14 +31,16 @@ def check_options(options: dict) -> dict:
     """Return the full option set, or raise OptionsError naming what is wrong."""
     unknown = set(options) - set(OPTION_DEFAULTS)
     if unknown:
-        raise OptionsError(f"Unknown option(s) {', '.join(sorted(unknown))}; the options are "
-                           f"{', '.join(OPTION_DEFAULTS)}.")
+        raise OptionsError(msg("Unknown option(s) {unknown}; the options are {known}.",
+                               unknown=", ".join(sorted(unknown)),
+                               known=", ".join(OPTION_DEFAULTS)))
     out = {**OPTION_DEFAULTS, **options}
     if out["edition"] not in EDITIONS:
-        raise OptionsError(f"Edition '{out['edition']}' does not exist; choose gmt or zman.")
+        raise OptionsError(msg("Edition '{edition}' does not exist; choose gmt or zman.",
+                               edition=out["edition"]))
     for key in ("vp_cards", "restricted_positioning"):
         if not isinstance(out[key], bool):
-            raise OptionsError(f"Option {key} is true or false.")
+            raise OptionsError(msg("Option {key} is true or false.", key=key))
     return out
 
 
@@ -46,6 +49,7 @@ class TmotpState(Machine, GameState):
 
     game_id = GAME_ID
     seats = SEATS
+    NAMES = NAMES
 
     def __init__(self, s: dict):
         self.s = s
@@ -125,12 +129,12 @@ class TmotpState(Machine, GameState):
 
     def prompt(self, seat) -> str:
         if not self.s["stack"]:
-            return "The game is over."
+            return msg("The game is over.")
         f = self.top
         step = self.STEPS[f["step"]]
         if seat is None or seat == CHANCE or seat not in self.active():
-            who = ", ".join(self.active())
-            return f"Waiting for {who}: {step.prompt(self, f, None)}"
+            return msg("Waiting for {seats}: {prompt}", seats=self.active(),
+                       prompt=step.prompt(self, f, None))
         return step.prompt(self, f, seat)
 
     def default_action(self, seat) -> str:
@@ -165,9 +169,11 @@ class TmotpState(Machine, GameState):
         return cls(json.loads(json.dumps(data)))
 
     # --- small shared helpers -------------------------------------------------------------
-    def note(self, text: str) -> None:
-        """Record a public line of the game's history (what happened, in words)."""
-        self.s["notes"].append([len(self.s["log"]), text])
+    def note(self, template: str, **args) -> None:
+        """Record a public line of the game's history (what happened, in words): its English
+        text, and its template and arguments to tell it in other languages (see messages.py)."""
+        args = json.loads(json.dumps(args))     # as the stored state will hold them
+        self.s["notes"].append([len(self.s["log"]), str(msg(template, **args)), template, args])
 
     def card(self, cid: int) -> dict:
         return CARDS[cid]

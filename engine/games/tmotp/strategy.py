@@ -4,6 +4,7 @@ from itertools import combinations
 from .data import CARDS, SEATS
 from .effects import end_of_turn
 from .flow import Step, step
+from .messages import msg
 
 
 def required(g) -> int:
@@ -58,12 +59,10 @@ class CampaignStrategy(Step):
         g.end()
 
     def prompt(self, g, f, seat):
-        n = required(g)
-        return (f"Campaign Strategy: place {n} card{'s' if n > 1 else ''} face down for "
-                f"{'the Debates' if g.s['turn'] <= 5 else 'Election Day'}; the rest of your hand is "
-                f"discarded. Gathering Momentum cards are not allowed.")
-
-
-def describe_strategy(cards) -> str:
-    return ", ".join(CARDS[c]["name"] for c in cards)
+        n = required(g)      # one card on turns 1-5 (for the Debates), two on turns 7-8
+        if g.s["turn"] <= 5:
+            return msg("Campaign Strategy: place {n} card face down for the Debates; the rest of "
+                       "your hand is discarded. Gathering Momentum cards are not allowed.", n=n)
+        return msg("Campaign Strategy: place {n} cards face down for Election Day; the rest of "
+                   "your hand is discarded. Gathering Momentum cards are not allowed.", n=n)
 

@@ -4,8 +4,9 @@ A turn's remaining stages are a queue in the state (``s["queue"]``); each stage 
 once or pushes decision frames whose continuation is ``run_queue``.
 """
 from .bag import deal, initiative_check
-from .data import CARDS, SEAT_NAMES, SEATS, VP_CARDS, other
+from .data import CARDS, SEATS, VP_CARDS, other
 from .flow import Step, step, then
+from .messages import msg
 
 MODES = ("campaign", "advertise", "position")
 
@@ -37,7 +38,7 @@ def start_turn(g) -> None:
         s["round"] = "initiative"
         s["queue"] = ["new_cards", "initiative", "activity", "momentum_phase", "campaign_strategy",
                       "next_turn"]
-    g.note(f"Turn {s['turn']} begins.")
+    g.note("Turn {turn} begins.", turn=s["turn"])
     run_queue(g)
 
 
@@ -66,11 +67,13 @@ class ChooseStartPlayer(Step):
 
     def do(self, g, f, seat, action):
         g.s["start_player"] = action.split()[1]
-        g.note(f"{SEAT_NAMES[seat]} chooses {SEAT_NAMES[g.s['start_player']]} to play first this turn.")
+        g.note("{seat} chooses {seat_start} to play first this turn.", seat=seat,
+               seat_start=g.s["start_player"])
         g.end()
 
     def prompt(self, g, f, seat):
-        return "You have the initiative: choose who plays first in each Activity Phase this turn."
+        return msg("You have the initiative: choose who plays first in each Activity Phase this "
+                   "turn.")
 
 
 # --- Activity Phases -------------------------------------------------------------------------
@@ -151,7 +154,7 @@ class Activity(Step):
     def do(self, g, f, seat, action):
         words = action.split()
         if words[0] == "pass":
-            g.note(f"{SEAT_NAMES[seat]} has no card to play and passes.")
+            g.note("{seat} has no card to play and passes.", seat=seat)
             next_play(g)
             return
         if words[0] == "vp":
@@ -160,14 +163,14 @@ class Activity(Step):
             g.s["discard"].append(discard)
             g.s["vp_available"][seat] = False
             f["vp_card"] = VP_CARDS[seat]
-            g.note(f"{SEAT_NAMES[seat]} discards {CARDS[discard]['name']} to play his Vice President "
-                   f"card, {CARDS[VP_CARDS[seat]]['name']}.")
+            g.note("{seat} discards {card} to play his Vice President card, {card_vp}.",
+                   seat=seat, card=discard, card_vp=VP_CARDS[seat])
             return
         play_card(g, seat, words[1], words[2], len(words) == 4)
 
     def prompt(self, g, f, seat):
-        return (f"Turn {g.s['turn']}, Activity Phase {g.s['phase']}: play a card as an event, "
-                f"for campaign points, or your candidate card.")
+        return msg("Turn {turn}, Activity Phase {phase}: play a card as an event, for campaign "
+                   "points, or your candidate card.", turn=g.s["turn"], phase=g.s["phase"])
 
 
 def play_card(g, seat: str, which: str, mode: str, preempt: bool) -> None:
@@ -179,28 +182,55 @@ def play_card(g, seat: str, which: str, mode: str, preempt: bool) -> None:
     s = g.s
     f = g.top
     if which == "candidate":
-        cid, name, rest = "candidate", "his candidate card", 0
+        cid, rest = "candidate", 0
     else:
         cid = int(which)
         if f.get("vp_card") == cid:
             f.pop("vp_card")
         else:
             s["hands"][seat].remove(cid)
-        name, rest = CARDS[cid]["name"], CARDS[cid]["rest"]
+        rest = CARDS[cid]["rest"]
     s["rest"][seat] += rest
     on_card_played(g, seat, mode)
     if mode == "event":
         s["momentum"][seat] -= event_momentum_cost(g, seat)
-        g.note(f"{SEAT_NAMES[seat]} plays {name} as an event.")
+        g.note("{seat} plays {card} as an event.", seat=seat, card=cid)
         run_event(g, cid, by=seat, then="next_play")
         return
     cost = campaign_momentum_cost(g, seat) if mode == "campaign" else 0
     if preempt:
         cost += preempt_price(g, seat)
     s["momentum"][seat] -= cost
-    g.note(f"{SEAT_NAMES[seat]} plays {name} for campaign points ({mode})"
-           + (", preempting its event" if preempt else "") + ".")
+    _note_cp_play(g, seat, cid, mode, preempt)
     start_cp_action(g, seat, cid, mode, preempt)
+
+
+def _note_cp_play(g, seat: str, cid, mode: str, preempt: bool) -> None:
+    """The note of a card played for CP: which card (or the candidate card), the action (the
+    mode's notation word in brackets) and whether it preempts the card's event."""
+    if cid == "candidate":      # the candidate card has no event to preempt
+        if mode == "campaign":
+            g.note("{seat} plays his candidate card for campaign points (campaign).", seat=seat)
+        elif mode == "advertise":
+            g.note("{seat} plays his candidate card for campaign points (advertise).", seat=seat)
+        else:
+            g.note("{seat} plays his candidate card for campaign points (position).", seat=seat)
+    elif preempt:
+        if mode == "campaign":
+            g.note("{seat} plays {card} for campaign points (campaign), preempting its event.",
+                   seat=seat, card=cid)
+        elif mode == "advertise":
+            g.note("{seat} plays {card} for campaign points (advertise), preempting its event.",
+                   seat=seat, card=cid)
+        else:
+            g.note("{seat} plays {card} for campaign points (position), preempting its event.",
+                   seat=seat, card=cid)
+    elif mode == "campaign":
+        g.note("{seat} plays {card} for campaign points (campaign).", seat=seat, card=cid)
+    elif mode == "advertise":
+        g.note("{seat} plays {card} for campaign points (advertise).", seat=seat, card=cid)
+    else:
+        g.note("{seat} plays {card} for campaign points (position).", seat=seat, card=cid)
 
 
 @then
@@ -235,10 +265,10 @@ class Trigger(Step):
             g.end()
             return
         g.s["momentum"][seat] -= 1
-        g.note(f"{SEAT_NAMES[seat]} spends a momentum marker to trigger {CARDS[cid]['name']}.")
+        g.note("{seat} spends a momentum marker to trigger {card}.", seat=seat, card=cid)
         g.s["stack"].pop()                       # the trigger frame; resume at the play's end
         run_event(g, cid, by=seat, then=f.get("then"))
 
     def prompt(self, g, f, seat):
-        return (f"Your opponent played {CARDS[f['card']]['name']} for campaign points: spend a "
-                f"momentum marker to trigger its event, or pass.")
+        return msg("Your opponent played {card} for campaign points: spend a momentum marker to "
+                   "trigger its event, or pass.", card=f["card"])

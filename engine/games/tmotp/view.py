@@ -6,6 +6,7 @@ the decks (counts), face-down Campaign Strategy cards (counts), debate cards and
 choices committed but not yet revealed, and the cards dealt to the opponent in the log.
 Public: the board, the bag, momentum, the discard pile and cards removed or in play.
 """
+from engine.core.messages import data
 from engine.core.protocol import CHANCE
 
 from .board import carries, leader
@@ -30,10 +31,12 @@ def view(g, seat) -> dict:
     top = s["stack"][-1] if s["stack"] else None
     commits = (top or {}).get("commits", {})
     hands = {seat: list(s["hands"][seat])} if seat in SEATS else {}
+    prompt = g.prompt(seat)
     out = {
         "game": s["game"], "options": dict(s["options"]), "seat": seat,
         "turn": s["turn"], "phase": s["phase"], "round": s["round"],
-        "active": g.active(), "prompt": g.prompt(seat), "asks": g.asks(seat),
+        "active": g.active(), "prompt": prompt,
+        "prompt_message": data(prompt), "asks": g.asks(seat),
         "legal_actions": g.legal_actions(seat) if seat in g.active() else [],
         "initiative": s["initiative"], "start_player": s["start_player"],
         "states": {st: {"support": abs(v), "leader": leader(v),
@@ -61,7 +64,8 @@ def view(g, seat) -> dict:
         "debate": _debate_view(s, seat),
         "result": s["result"],
         "log": [_redact(seat, e, i >= len(s["log"]) - len(commits)) for i, e in enumerate(s["log"])],
-        "notes": [text for _, text in s["notes"]],
+        "notes": [note[1] for note in s["notes"]],
+        "note_messages": [note[2:] for note in s["notes"]],     # [template, args]: messages.py
     }
     if top and top.get("step") in ("place_support", "remove_support", "campaigning", "positioning",
                                     "advertising", "debate_award"):

@@ -222,7 +222,7 @@ def test_high_hopes_turns_over_two_cards_and_carries_out_the_kennedy_ones_in_ord
     assert 6 in g.s["removed"] and 38 in g.s["removed"]
     assert g.s["rest"]["kennedy"] == 2             # High Hopes' own rest cubes only
     assert step(g) == "activity" and g.active() == ["nixon"]
-    notes = " ".join(t for _, t in g.s["notes"])
+    notes = " ".join(note[1] for note in g.s["notes"])
     assert "High Hopes turns over Harry F. Byrd" in notes and "turns over New England" in notes
 
 

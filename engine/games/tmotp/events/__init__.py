@@ -4,8 +4,9 @@ An event is a tuple of stages; a stage either finishes at once or pushes a decis
 frame whose continuation ``event_continue`` runs the next stage). Whoever resolves an event
 (``by``) is "the player"; an event naming a candidate benefits that candidate whoever resolves it.
 """
-from ..data import CARDS, SEAT_NAMES
+from ..data import CARDS
 from ..flow import Step, step, then
+from ..messages import msg
 from . import card_flow, cards, issue_events, support_events, turn_effects
 
 
@@ -65,4 +66,4 @@ class EventFrame(Step):
     name = "event"
 
     def prompt(self, g, f, seat):
-        return f"{CARDS[f['card']]['name']} is being resolved for {SEAT_NAMES[f['by']]}."
+        return msg("{card} is being resolved for {seat}.", card=f["card"], seat=f["by"])

@@ -12,28 +12,26 @@ from itertools import combinations
 
 from ..bag import deal
 from ..board import issue_leader
-from ..data import CARDS, ISSUES, SEAT_NAMES, STATES_BY_REGION, other
+from ..data import CARDS, ISSUES, STATES_BY_REGION, other
 from ..flow import Step, step
+from ..messages import msg
 from .common import add_support, beneficiary, choose, gain_issue, gain_momentum, lose_momentum, \
-    place_support
+    place_support, stored, told
 
 MOST_DISCARDED = 12      # the longest 'discard' action (VERBS); hands never come near it
-
-
-def _names(cards) -> str:
-    return ", ".join(CARDS[c]["name"] for c in cards)
 
 
 # --- taking a card from the discard pile -------------------------------------------------------
 
 def pick_from_discard(g, seat: str, cards, key: str, text: str) -> None:
     """Let ``seat`` pick one of ``cards`` (all in the discard pile) or none (``take C`` /
-    ``done``); the card (or None) is stored in the event frame under ``key``."""
+    ``done``); the card (or None) is stored in the event frame under ``key``. ``text``, the
+    prompt, is a message (kept in the frame as its template and arguments)."""
     g.top[key] = None
     cards = sorted(set(cards))
     if cards:
-        g.call("pick_discard", then="event_continue", seat=seat, cards=cards, key=key, text=text,
-               card=g.top["card"])
+        g.call("pick_discard", then="event_continue", seat=seat, cards=cards, key=key,
+               text=stored(text), card=g.top["card"])
 
 
 @step
@@ -49,7 +47,7 @@ class PickDiscard(Step):
         g.end()
 
     def prompt(self, g, f, seat):
-        return f["text"]
+        return told(f["text"])
 
 
 def _take_into_hand(seat: str, key: str = "taken"):
@@ -61,15 +59,15 @@ def _take_into_hand(seat: str, key: str = "taken"):
         g.s["discard"].remove(cid)
         g.s["hands"][seat].append(cid)
         g.s["hands"][seat].sort()
-        g.note(f"{SEAT_NAMES[seat]} takes {CARDS[cid]['name']} back from the discard pile.")
+        g.note("{seat} takes {card} back from the discard pile.", seat=seat, card=cid)
     return stage
 
 
 def _offer_any_discard(seat: str):
     def stage(g, f):
         pick_from_discard(g, seat, g.s["discard"], "taken",
-                          f"{CARDS[f['card']]['name']}: you may take back any one card from the "
-                          f"discard pile: take CARD, or done to take none.")
+                          msg("{card}: you may take back any one card from the discard pile: take "
+                              "CARD, or done to take none.", card=f["card"]))
     return stage
 
 
@@ -79,7 +77,7 @@ def discard_and_redraw(g, seat: str) -> None:
     """"May throw away as many cards from his hand as he wishes and then draw that many": one
     decision, ``discard C1 C2 ...`` (any cards of the hand, in increasing order) or ``done``."""
     if not g.s["hands"][seat]:
-        g.note(f"{SEAT_NAMES[seat]} has no cards in hand to throw away.")
+        g.note("{seat} has no cards in hand to throw away.", seat=seat)
         return
     g.call("discard_redraw", then="event_continue", seat=seat, card=g.top["card"])
 
@@ -101,18 +99,20 @@ class DiscardRedraw(Step):
         for cid in thrown:
             g.s["hands"][seat].remove(cid)
             g.s["discard"].append(cid)
-        if thrown:
-            g.note(f"{SEAT_NAMES[seat]} throws away {_names(thrown)} and draws {len(thrown)} "
-                   f"new card{'s' if len(thrown) > 1 else ''}.")
+        if len(thrown) > 1:
+            g.note("{seat} throws away {cards} and draws {n} new cards.", seat=seat, cards=thrown,
+                   n=len(thrown))
+        elif thrown:
+            g.note("{seat} throws away {card} and draws 1 new card.", seat=seat, card=thrown[0])
         else:
-            g.note(f"{SEAT_NAMES[seat]} keeps his hand.")
+            g.note("{seat} keeps his hand.", seat=seat)
         g.s["stack"][-2]["redraw"] = len(thrown)
         g.end()
 
     def prompt(self, g, f, seat):
-        return (f"{CARDS[f['card']]['name']}: throw away any cards from your hand and draw as many "
-                f"new ones: discard and the card numbers in increasing order, or done to keep "
-                f"your hand.")
+        return msg("{card}: throw away any cards from your hand and draw as many new ones: discard "
+                   "and the card numbers in increasing order, or done to keep your hand.",
+                   card=f["card"])
 
 
 def _discard_stage(seat_of):
@@ -154,10 +154,10 @@ def _seal_bug_issue(g, f):
 def _seal_bug_offer(g, f):
     cards = [HENRY_CABOT_LODGE] if HENRY_CABOT_LODGE in g.s["discard"] else []
     if not cards:
-        g.note("Henry Cabot Lodge is not in the discard pile.")
+        g.note("{card} is not in the discard pile.", card=HENRY_CABOT_LODGE)
     pick_from_discard(g, "nixon", cards, "taken",
-                      "The Great Seal Bug: you may take Henry Cabot Lodge back from the discard "
-                      "pile: take 42, or done to leave it.")
+                      msg("{card}: you may take {card_taken} back from the discard pile: take 42, "
+                          "or done to leave it.", card=f["card"], card_taken=HENRY_CABOT_LODGE))
 
 
 # --- 38 High Hopes -------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def _reveal(g, f):
         g.s["discard"] = []
         g.note("The campaign deck is empty: the discards are shuffled into a new deck.")
     if not g.s["deck"]:
-        g.note("High Hopes: no card is left to turn over.")
+        g.note("{card}: no card is left to turn over.", card=f["card"])
         return
     f.setdefault("revealed", [])
     g.call("high_hopes_reveal", then="event_continue", card=f["card"])
@@ -194,11 +194,11 @@ class HighHopesReveal(Step):
         cid = int(action.split()[2])
         g.s["deck"].remove(cid)
         g.s["stack"][-2]["revealed"].append(cid)
-        g.note(f"High Hopes turns over {CARDS[cid]['name']}.")
+        g.note("{card} turns over {card_turned}.", card=f["card"], card_turned=cid)
         g.end()
 
     def prompt(self, g, f, seat):
-        return "High Hopes: the top card of the campaign deck is turned over."
+        return msg("{card}: the top card of the campaign deck is turned over.", card=f["card"])
 
 
 def _high_hopes_resolve(i):
@@ -208,15 +208,17 @@ def _high_hopes_resolve(i):
         if i >= len(revealed):
             return
         cid = revealed[i]
-        name = CARDS[cid]["name"]
         if not _carries_kennedy_icon(cid):
             g.s["discard"].append(cid)
-            g.note(f"{name} does not carry the Kennedy icon: it goes to the discard pile.")
+            g.note("{card} does not carry the {seat} icon: it goes to the discard pile.", card=cid,
+                   seat="kennedy")
         elif not event_playable(g, cid):
             g.s["discard"].append(cid)
-            g.note(f"The event of {name} cannot be played now: the card goes to the discard pile.")
+            g.note("The event of {card} cannot be played now: the card goes to the discard pile.",
+                   card=cid)
         else:
-            g.note(f"{name} is carried out as though Kennedy had played it.")
+            g.note("{card} is carried out as though {seat} had played it.", card=cid,
+                   seat="kennedy")
             run_event(g, cid, by="kennedy", then="event_continue")
     return stage
 
@@ -229,13 +231,14 @@ def _refresh_candidate(seat: str):
     def stage(g, f):
         if g.s["exhausted"][seat]:
             g.s["exhausted"][seat] = False
-            g.note(f"{SEAT_NAMES[seat]}'s candidate card is turned face up again.")
+            g.note("{seat}'s candidate card is turned face up again.", seat=seat)
     return stage
 
 
 def _lbj_ask_texas(g, f):
     choose(g, "kennedy", ["yes", "no"], "texas",
-           "Lyndon Johnson: put 2 state support cubes into Texas? choose yes or choose no.")
+           msg("{card}: put 2 state support cubes into {state}? choose yes or choose no.",
+               card=f["card"], state="TX"))
 
 
 def _lbj_texas(g, f):
@@ -258,10 +261,10 @@ def _hcl_defense(g, f):
 def _fatigue(g, f):
     victim = other(f["by"])
     if g.s["exhausted"][victim]:
-        g.note(f"{SEAT_NAMES[victim]}'s candidate card is already exhausted.")
+        g.note("{seat}'s candidate card is already exhausted.", seat=victim)
         return
     g.s["exhausted"][victim] = True
-    g.note(f"{SEAT_NAMES[victim]}'s candidate card is turned to its Exhausted side.")
+    g.note("{seat}'s candidate card is turned to its Exhausted side.", seat=victim)
 
 
 # --- 56 Opposition Research, 83 Whistlestop -----------------------------------------------
@@ -273,22 +276,28 @@ def _show_hand(g, f):
     shown.append({"turn": g.s["turn"], "seat": "kennedy", "to": "nixon",
                   "cards": sorted(g.s["hands"]["kennedy"])})
     g.s["shown_hands"] = shown
-    g.note(f"Kennedy shows his hand of {len(g.s['hands']['kennedy'])} card(s) to Nixon.")
+    g.note("{seat} shows his hand of {n} card(s) to {seat_to}.", seat="kennedy",
+           n=len(g.s["hands"]["kennedy"]), seat_to="nixon")
 
 
 def _research_ask(g, f):
     choose(g, "nixon", ["campaign", "advertise", "position", "none"], "mode",
-           "Opposition Research: spend 3 CP on one action: choose campaign, choose advertise or "
-           "choose position; or choose none.")
+           msg("{card}: spend 3 CP on one action: choose campaign, choose advertise or choose "
+               "position; or choose none.", card=f["card"]))
 
 
 def _research_cp(g, f):
     from ..campaign_points import start_cp_action
     mode = f.get("mode")
     if mode in (None, "none"):
-        g.note("Nixon spends none of Opposition Research's 3 CP.")
+        g.note("{seat} spends none of {card}'s 3 CP.", seat="nixon", card=f["card"])
         return
-    g.note(f"Nixon spends Opposition Research's 3 CP ({mode}).")
+    if mode == "campaign":
+        g.note("{seat} spends {card}'s 3 CP (campaign).", seat="nixon", card=f["card"])
+    elif mode == "advertise":
+        g.note("{seat} spends {card}'s 3 CP (advertise).", seat="nixon", card=f["card"])
+    else:
+        g.note("{seat} spends {card}'s 3 CP (position).", seat="nixon", card=f["card"])
     start_cp_action(g, "nixon", f["card"], mode, False, then="event_continue", cp=3)
     _mark_from_event(g, f)
 
@@ -325,10 +334,11 @@ def _tricky_choices(g):
 def _tricky_offer(g, f):
     cards = _tricky_choices(g)
     if not cards:
-        g.note("Tricky Dick: no card in the discard pile can be played as an event now.")
+        g.note("{card}: no card in the discard pile can be played as an event now.",
+               card=f["card"])
     pick_from_discard(g, "nixon", cards, "picked",
-                      "Tricky Dick: pick a card from the discard pile to play at once as an event, "
-                      "with no rest cubes: take CARD, or done to play none.")
+                      msg("{card}: pick a card from the discard pile to play at once as an event, "
+                          "with no rest cubes: take CARD, or done to play none.", card=f["card"]))
 
 
 def _tricky_play(g, f):
@@ -340,14 +350,14 @@ def _tricky_play(g, f):
     g.s["discard"].remove(cid)
     g.s["momentum"]["nixon"] -= event_momentum_cost(g, "nixon")
     on_card_played(g, "nixon", "event")
-    g.note(f"Nixon plays {CARDS[cid]['name']} from the discard pile as an event.")
+    g.note("{seat} plays {card} from the discard pile as an event.", seat="nixon", card=cid)
     run_event(g, cid, by="nixon", then="event_continue")
 
 
 # --- 91 Political Capital, 94 A Low Blow ----------------------------------------------------
 
 def _political_capital(g, f):
-    g.note("Nixon draws 2 cards from the campaign deck.")
+    g.note("{seat} draws 2 cards from the campaign deck.", seat="nixon")
     deal(g, ["nixon", "nixon"], then="event_continue")
 
 
@@ -355,7 +365,8 @@ def _low_blow_condition(g, f):
     led = sum(1 for i in ISSUES if issue_leader(g.s, i) == "nixon")
     f["applies"] = led >= 2
     if not f["applies"]:
-        g.note(f"Nixon leads {led} issue(s), fewer than two: A Low Blow has no effect.")
+        g.note("{seat} leads {n} issue(s), fewer than two: {card} has no effect.", seat="nixon",
+               n=led, card=f["card"])
         return
     gain_momentum(g, "kennedy")
 
@@ -397,17 +408,18 @@ def why_illegal(g, f, seat, verb, args) -> str | None:
         ids = [_card_word(a) for a in args]
         for word, cid in zip(args, ids):
             if cid not in g.s["hands"][seat]:
-                return f"You do not hold card {word}."
+                return msg("You do not hold card {word}.", word=word)
         if ids != sorted(set(ids)):
-            return "Name each card once, in increasing order: e.g. discard 12 40."
+            return msg("Name each card once, in increasing order: e.g. discard 12 40.")
         return None
     if f["step"] == "pick_discard":
         if verb not in ("take", "done"):
             return g.prompt(seat)
         cid = _card_word(args[0])
         if cid is None or cid not in g.s["discard"]:
-            return f"Card {args[0]} is not in the discard pile."
+            return msg("Card {word} is not in the discard pile.", word=args[0])
         if f["card"] == 29:
-            return "The Great Seal Bug lets you take back Henry Cabot Lodge only."
-        return f"The event of {CARDS[cid]['name']} cannot be played now."
+            return msg("{card} lets you take back {card_taken} only.", card=29,
+                       card_taken=HENRY_CABOT_LODGE)
+        return msg("The event of {card} cannot be played now.", card=cid)
     return None

@@ -63,7 +63,8 @@ def _gaffe(g, f):
     lose_momentum(g, victim)
     st = g.s["tokens"][victim]
     k = lose(g.s["support"], st, victim, 3)
-    g.note(f"Gaffe: {victim.title()} loses {k} state support in {STATES[st]['name']}.")
+    g.note("{card}: {seat} loses {n} state support in {state}.", card=f["card"], seat=victim, n=k,
+           state=st)
 
 
 # 28 Harry F. Byrd (Nixon): remove up to 3 Kennedy support from Oklahoma, Mississippi, Alabama.
@@ -84,7 +85,8 @@ def _southern_revolt(g, f):
     if own(g.s["issues"]["civil_rights"], "kennedy"):
         place_support(g, "nixon", 5, 2, STATES_BY_REGION["south"])
     else:
-        g.note("Kennedy does not lead Civil Rights: Southern Revolt has no effect.")
+        g.note("{seat} does not lead {issue}: {card} has no effect.", seat="kennedy",
+               issue="civil_rights", card=f["card"])
 
 
 def _noop(g, f):

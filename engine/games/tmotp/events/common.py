@@ -1,8 +1,11 @@
 """Steps card events share: placing and removing state support, automatic placements."""
+from engine.core.messages import Message, data
+
 from ..bag import support_checks
 from ..board import gain, lose, needs_support_check, own
-from ..data import CARDS, SEAT_NAMES, STATES, other
+from ..data import CARDS, STATES, other
 from ..flow import Step, step, then
+from ..messages import NAMES, msg
 
 
 def beneficiary(f) -> str:
@@ -50,19 +53,37 @@ class PlaceSupport(Step):
         f["left"] -= n
         if _needs_check(g, seat, st):
             f["placed"][st] = f["per_state"]          # declared: no more cubes there
-            g.note(f"{SEAT_NAMES[seat]} declares {n} support in {STATES[st]['name']} with support checks.")
+            g.note("{seat} declares {n} support in {state} with support checks.", seat=seat, n=n,
+                   state=st)
             support_checks(g, seat, n, "state", st, then="place_support_continue")
             return
         f["placed"][st] = f["placed"].get(st, 0) + n
         gain(g.s["support"], st, seat, n)
-        g.note(f"{SEAT_NAMES[seat]} adds {n} state support in {STATES[st]['name']}.")
+        g.note("{seat} adds {n} state support in {state}.", seat=seat, n=n, state=st)
         place_support_continue(g)
 
     def prompt(self, g, f, seat):
-        card = f" ({CARDS[f['card']]['name']})" if f.get("card") else ""
-        cap = f", at most {f['per_state']} per state" if f["per_state"] < 99 else ""
-        return (f"Place {'up to ' if f['optional'] else ''}{f['left']} state support cube(s){cap}"
-                f"{card}.")
+        left, per_state, card = f["left"], f["per_state"], f.get("card")
+        if f["optional"]:
+            if f["per_state"] < 99:
+                if card:
+                    return msg("Place up to {left} state support cube(s), at most {per_state} per "
+                               "state ({card}).", left=left, per_state=per_state, card=card)
+                return msg("Place up to {left} state support cube(s), at most {per_state} per "
+                           "state.", left=left, per_state=per_state)
+            if card:
+                return msg("Place up to {left} state support cube(s) ({card}).", left=left,
+                           card=card)
+            return msg("Place up to {left} state support cube(s).", left=left)
+        if f["per_state"] < 99:
+            if card:
+                return msg("Place {left} state support cube(s), at most {per_state} per state "
+                           "({card}).", left=left, per_state=per_state, card=card)
+            return msg("Place {left} state support cube(s), at most {per_state} per state.",
+                       left=left, per_state=per_state)
+        if card:
+            return msg("Place {left} state support cube(s) ({card}).", left=left, card=card)
+        return msg("Place {left} state support cube(s).", left=left)
 
 
 @then
@@ -103,14 +124,16 @@ class RemoveSupport(Step):
         lose(g.s["support"], st, f["target"], 1)
         f["taken"][st] = f["taken"].get(st, 0) + 1
         f["left"] -= 1
-        g.note(f"{SEAT_NAMES[seat]} removes a {SEAT_NAMES[f['target']]} support cube from "
-               f"{STATES[st]['name']}.")
+        g.note("{seat} removes a {seat_target} support cube from {state}.", seat=seat,
+               seat_target=f["target"], state=st)
         remove_support_continue(g)
 
     def prompt(self, g, f, seat):
-        return (f"Remove {'up to ' if f.get('optional', True) else ''}{f['left']} of "
-                f"{SEAT_NAMES[f['target']]}'s state support cubes, "
-                f"at most {f['per_state']} per state.")
+        if f.get("optional", True):
+            return msg("Remove up to {left} of {seat}'s state support cubes, at most {per_state} "
+                       "per state.", left=f["left"], seat=f["target"], per_state=f["per_state"])
+        return msg("Remove {left} of {seat}'s state support cubes, at most {per_state} per state.",
+                   left=f["left"], seat=f["target"], per_state=f["per_state"])
 
 
 def remove_support_continue(g) -> None:
@@ -141,24 +164,30 @@ def auto_support_continue(g, frame=None) -> None:
             support_checks(g, f["seat"], 1, "state", st, then="auto_support_continue")
             return
         gain(g.s["support"], st, f["seat"], 1)
-        g.note(f"{SEAT_NAMES[f['seat']]} adds 1 state support in {STATES[st]['name']}.")
+        g.note("{seat} adds 1 state support in {state}.", seat=f["seat"], state=st)
     g.end()
 
 
 def move_token(g, seat: str, state: str) -> None:
     g.s["tokens"][seat] = state
-    g.note(f"{SEAT_NAMES[seat]}'s candidate token moves to {STATES[state]['name']}.")
+    g.note("{seat}'s candidate token moves to {state}.", seat=seat, state=state)
 
 
 def gain_momentum(g, seat: str, n: int = 1) -> None:
     g.s["momentum"][seat] += n
-    g.note(f"{SEAT_NAMES[seat]} takes {n} momentum marker{'s' if n > 1 else ''}.")
+    if n > 1:
+        g.note("{seat} takes {n} momentum markers.", seat=seat, n=n)
+    else:
+        g.note("{seat} takes {n} momentum marker.", seat=seat, n=n)
 
 
 def lose_momentum(g, seat: str, n: int = 1) -> None:
     k = min(n, g.s["momentum"][seat])
     g.s["momentum"][seat] -= k
-    g.note(f"{SEAT_NAMES[seat]} loses {k} momentum marker{'s' if k != 1 else ''}.")
+    if k == 1:
+        g.note("{seat} loses 1 momentum marker.", seat=seat)
+    else:
+        g.note("{seat} loses {n} momentum markers.", seat=seat, n=k)
 
 
 __all__ = ["beneficiary", "place_support", "remove_support", "auto_support", "move_token",
@@ -167,9 +196,22 @@ __all__ = ["beneficiary", "place_support", "remove_support", "auto_support", "mo
 
 # --- generic choices inside events -------------------------------------------------------------
 
+def stored(text: str) -> list:
+    """A message as a frame keeps it (``[template, args]``, JSON), to be told again by ``told``."""
+    return data(text)
+
+
+def told(text) -> Message:
+    """The message a frame keeps (``stored``; a plain string from an older state is its own
+    template)."""
+    template, args = data(text) if isinstance(text, str) else text
+    return Message(template, args, NAMES)
+
+
 def choose(g, seat: str, options, key: str, prompt: str, then="event_continue") -> None:
     """Ask ``seat`` to pick one of ``options`` (``choose OPTION``); the answer is stored in the
-    calling frame (the event's) under ``key`` before its next stage runs.
+    calling frame (the event's) under ``key`` before its next stage runs. ``prompt`` is a message
+    (``msg``), kept in the frame as its template and arguments.
 
     With a single option nothing is asked: it is stored at once.
     """
@@ -177,7 +219,7 @@ def choose(g, seat: str, options, key: str, prompt: str, then="event_continue") 
     if len(options) == 1:
         g.top[key] = options[0]
         return
-    g.call("choose", then=then, seat=seat, options=options, key=key, text=prompt)
+    g.call("choose", then=then, seat=seat, options=options, key=key, text=stored(prompt))
 
 
 @step
@@ -192,7 +234,7 @@ class Choose(Step):
         g.end()
 
     def prompt(self, g, f, seat):
-        return f["text"]
+        return told(f["text"])
 
 
 def place_media(g, seat: str, n: int, then="event_continue") -> None:
@@ -207,23 +249,21 @@ def move_issue(g, issue: str, places: int) -> None:
     i = track.index(issue)
     j = max(0, i - places)
     track.insert(j, track.pop(i))
-    from ..data import ISSUE_NAMES
-    g.note(f"{ISSUE_NAMES[issue]} climbs to position {j + 1} on the Issues Track.")
+    g.note("{issue} climbs to position {position} on the Issues Track.", issue=issue,
+           position=j + 1)
 
 
 def gain_issue(g, seat: str, issue: str, n: int) -> None:
     """Give ``seat`` n issue support cubes in ``issue`` (opposing cubes are removed first)."""
-    from ..data import ISSUE_NAMES
     gain(g.s["issues"], issue, seat, n)
-    g.note(f"{SEAT_NAMES[seat]} gains {n} issue support in {ISSUE_NAMES[issue]}.")
+    g.note("{seat} gains {n} issue support in {issue}.", seat=seat, n=n, issue=issue)
 
 
 def lose_issue(g, seat: str, issue: str, n: int) -> int:
     """Take up to n of ``seat``'s issue support cubes from ``issue``; return how many."""
-    from ..data import ISSUE_NAMES
     k = lose(g.s["issues"], issue, seat, n)
     if k:
-        g.note(f"{SEAT_NAMES[seat]} loses {k} issue support in {ISSUE_NAMES[issue]}.")
+        g.note("{seat} loses {n} issue support in {issue}.", seat=seat, n=k, issue=issue)
     return k
 
 
@@ -233,8 +273,8 @@ def add_support(g, seat: str, state: str, n: int, then="event_continue") -> None
     if n <= 0:
         return
     if _needs_check(g, seat, state):
-        g.note(f"{SEAT_NAMES[seat]} makes {n} support check(s) in {STATES[state]['name']}.")
+        g.note("{seat} makes {n} support check(s) in {state}.", seat=seat, n=n, state=state)
         support_checks(g, seat, n, "state", state, then=then)
         return
     gain(g.s["support"], state, seat, n)
-    g.note(f"{SEAT_NAMES[seat]} adds {n} state support in {STATES[state]['name']}.")
+    g.note("{seat} adds {n} state support in {state}.", seat=seat, n=n, state=state)

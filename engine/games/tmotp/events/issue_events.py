@@ -6,8 +6,9 @@ whoever resolves it and he makes its choices; an issue's leader ("the Defense le
 takes and decides, whoever resolves it. Losses are limited to what the loser has (Losing Support).
 """
 from ..board import issue_leader, lose, own
-from ..data import ISSUE_NAMES, ISSUES, REGION_NAMES, REGIONS, SEAT_NAMES, STATES, STATES_BY_REGION, other
+from ..data import ISSUES, REGIONS, STATES, STATES_BY_REGION, other
 from ..flow import Step, step
+from ..messages import msg
 from .common import (add_support, gain_issue, gain_momentum, lose_issue, lose_momentum,
                      move_issue, move_token, place_media, place_support, remove_support)
 
@@ -20,7 +21,7 @@ def _leader(g, issue):
     """The leader of ``issue`` now, or None (with a note: nobody benefits)."""
     seat = issue_leader(g.s, issue)
     if seat is None:
-        g.note(f"Nobody leads {ISSUE_NAMES[issue]}: nobody benefits.")
+        g.note("Nobody leads {issue}: nobody benefits.", issue=issue)
     return seat
 
 
@@ -61,12 +62,18 @@ class IssueCubes(Step):
         issue_cubes_continue(g)
 
     def prompt(self, g, f, seat):
-        card = g.card(f["card"])["name"] if f.get("card") else "The event"
+        card, left, target = f.get("card"), f["left"], f["target"]
         if f["mode"] == "gain":
-            return (f"{card}: add {f['left']} issue support cube(s) for {SEAT_NAMES[f['target']]}, "
-                    f"one at a time, on the issue(s) of your choice.")
-        return (f"{card}: remove {f['left']} of {SEAT_NAMES[f['target']]}'s issue support "
-                f"cube(s), one at a time, from the issue(s) of your choice.")
+            if card:
+                return msg("{card}: add {left} issue support cube(s) for {seat}, one at a time, on "
+                           "the issue(s) of your choice.", card=card, left=left, seat=target)
+            return msg("The event: add {left} issue support cube(s) for {seat}, one at a time, on "
+                       "the issue(s) of your choice.", left=left, seat=target)
+        if card:
+            return msg("{card}: remove {left} of {seat}'s issue support cube(s), one at a time, "
+                       "from the issue(s) of your choice.", card=card, left=left, seat=target)
+        return msg("The event: remove {left} of {seat}'s issue support cube(s), one at a time, "
+                   "from the issue(s) of your choice.", left=left, seat=target)
 
 
 def _one_issue_cube(g, f, issue) -> None:
@@ -95,7 +102,7 @@ def remove_media(g, chooser: str, target: str, n: int, then="event_continue") ->
     """Let ``chooser`` take up to ``n`` of ``target``'s media support cubes off the board (``remove
     REGION``, or ``done``), limited to what ``target`` has."""
     if not any(own(g.s["media"][r], target) for r in REGIONS):
-        g.note(f"{SEAT_NAMES[target]} has no media support cube to remove.")
+        g.note("{seat} has no media support cube to remove.", seat=target)
         return
     g.call("remove_media", then=then, seat=chooser, target=target, left=n, card=g.top.get("card"))
 
@@ -118,15 +125,17 @@ class RemoveMedia(Step):
         region = action.split()[1]
         lose(g.s["media"], region, f["target"], 1)
         f["left"] -= 1
-        g.note(f"{SEAT_NAMES[seat]} takes a {SEAT_NAMES[f['target']]} media support cube off the "
-               f"board in {REGION_NAMES[region]}.")
+        g.note("{seat} takes a {seat_target} media support cube off the board in {region}.",
+               seat=seat, seat_target=f["target"], region=region)
         if f["left"] <= 0 or not _media_regions(g, f):
             g.end()
 
     def prompt(self, g, f, seat):
-        card = g.card(f["card"])["name"] if f.get("card") else "The event"
-        return (f"{card}: take up to {f['left']} of {SEAT_NAMES[f['target']]}'s media support "
-                f"cubes off the board, or stop with 'done'.")
+        if f.get("card"):
+            return msg("{card}: take up to {left} of {seat}'s media support cubes off the board, "
+                       "or stop with 'done'.", card=f["card"], left=f["left"], seat=f["target"])
+        return msg("The event: take up to {left} of {seat}'s media support cubes off the board, or "
+                   "stop with 'done'.", left=f["left"], seat=f["target"])
 
 
 # --- the events --------------------------------------------------------------------------------
@@ -156,7 +165,7 @@ def _mid_atlantic(g, f):
 def _world_series_ends(g, f):
     v = g.s["media"]["east"]
     if v == 0:
-        g.note("The Eastern advertising box is empty: World Series Ends has no effect.")
+        g.note("The Eastern advertising box is empty: {card} has no effect.", card=f["card"])
         return
     place_support(g, "kennedy" if v > 0 else "nixon", 5, 2, STATES_BY_REGION["east"])
 
@@ -185,8 +194,8 @@ def _stump_speech(g, f):
     if gap > 0:
         gain_momentum(g, seat, gap)
     else:
-        g.note(f"{SEAT_NAMES[other(seat)]} holds no more momentum markers than "
-               f"{SEAT_NAMES[seat]}: Stump Speech has no effect.")
+        g.note("{seat} holds no more momentum markers than {seat_player}: {card} has no effect.",
+               seat=other(seat), seat_player=seat, card=f["card"])
 
 
 # 67 Voter Registration Drive (both): the player may place up to 3 support, 1 per state, only in
@@ -275,7 +284,8 @@ def _new_nixon(g, f):
 def _give_em_hell_harry(g, f):
     led = sum(1 for i in ISSUES if issue_leader(g.s, i) == "kennedy")
     if led < 2:
-        g.note("Kennedy leads fewer than two issues: Give 'Em Hell Harry has no effect.")
+        g.note("{seat} leads fewer than two issues: {card} has no effect.", seat="kennedy",
+               card=f["card"])
         return
     lose_momentum(g, "kennedy", 1)
     choose_issue_cubes(g, "kennedy", "kennedy", 2, "lose")
@@ -304,7 +314,7 @@ def _leaders_lose(issue):
             if seat:
                 lose_issue(g, seat, which, 1)
             else:
-                g.note(f"Nobody leads {ISSUE_NAMES[which]}.")
+                g.note("Nobody leads {issue}.", issue=which)
         if first and first == econ:
             lose_momentum(g, first, 1)
     return stage

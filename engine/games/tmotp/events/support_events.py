@@ -8,8 +8,9 @@ from itertools import permutations
 
 from ..bag import place_endorsement
 from ..board import carries, gain, issue_leader, leads, own
-from ..data import ISSUE_NAMES, ISSUES, REGION_NAMES, REGIONS, SEAT_NAMES, STATES, STATES_BY_REGION, other
+from ..data import ISSUES, REGIONS, SEAT_NAMES, STATES, STATES_BY_REGION, other
 from ..flow import Step, step
+from ..messages import msg
 from .common import (add_support, choose, gain_issue, gain_momentum, lose_issue, move_issue,
                      move_token, place_support, remove_support)
 
@@ -30,7 +31,7 @@ def _leader_places(issue, total, per_state, allowed=None, momentum=False):
     def stage(g, f):
         seat = issue_leader(g.s, issue)
         if seat is None:
-            g.note(f"Nobody leads {ISSUE_NAMES[issue]}: nobody benefits from the event.")
+            g.note("Nobody leads {issue}: nobody benefits from the event.", issue=issue)
             return
         if momentum:
             gain_momentum(g, seat)
@@ -69,14 +70,14 @@ class GallupPoll(Step):
     def do(self, g, f, seat, action):
         order = action.split()[1:]
         g.s["issue_track"] = order
-        g.note(f"Gallup Poll: {SEAT_NAMES[seat]} orders the Issues Track "
-               + ", ".join(ISSUE_NAMES[i] for i in order) + ".")
+        g.note("{card}: {seat} orders the Issues Track {issues}.", card=f["card"], seat=seat,
+               issues=order)
         g.end()
 
     def prompt(self, g, f, seat):
-        now = " ".join(g.s["issue_track"])
-        return (f"Gallup Poll: put the three issues on the Issues Track in any order, first place "
-                f"first (now 'order {now}').")
+        return msg("{card}: put the three issues on the Issues Track in any order, first place "
+                   "first (now 'order {order}').", card=f["card"],
+                   order=" ".join(g.s["issue_track"]))
 
 
 # 5 Volunteers (both): the player takes 1 momentum marker.
@@ -89,7 +90,8 @@ def _volunteers(g, f):
 def _soviet_growth_new_york(g, f):
     seat = issue_leader(g.s, "economy")
     if seat is None:
-        g.note("Nobody leads Economy: nobody adds support in New York.")
+        g.note("Nobody leads {issue}: nobody adds support in {state}.", issue="economy",
+               state="NY")
         return
     add_support(g, seat, "NY", 1)
 
@@ -108,11 +110,12 @@ def _swing_state_pick(g, f):
     options = [st for st in sorted(STATES) if leads(g.s, opp, st) and not carries(g.s, opp, st)]
     if not options:
         f["swing_state"] = None
-        g.note(f"{SEAT_NAMES[opp]} leads no state without carrying it: Swing State has no effect.")
+        g.note("{seat} leads no state without carrying it: {card} has no effect.", seat=opp,
+               card=f["card"])
         return
     choose(g, f["by"], options, "swing_state",
-           f"Swing State: pick a state {SEAT_NAMES[opp]} leads but does not carry; you add 5 state "
-           f"support there and move your candidate token there.")
+           msg("{card}: pick a state {seat} leads but does not carry; you add 5 state support "
+               "there and move your candidate token there.", card=f["card"], seat=opp))
 
 
 def _swing_state_support(g, f):
@@ -133,11 +136,12 @@ def _swing_state_token(g, f):
 def _fifty_stars(g, f):
     count = {x: own(g.s["support"]["AK"], x) + own(g.s["support"]["HI"], x) for x in SEAT_NAMES}
     if count["kennedy"] == count["nixon"]:
-        g.note("Neither candidate is ahead in Alaska and Hawaii: Fifty Stars has no effect.")
+        g.note("Neither candidate is ahead in {state} and {state2}: {card} has no effect.",
+               state="AK", state2="HI", card=f["card"])
         return
     seat = "kennedy" if count["kennedy"] > count["nixon"] else "nixon"
-    g.note(f"{SEAT_NAMES[seat]} is ahead in Alaska and Hawaii ({count[seat]} state support to "
-           f"{count[other(seat)]}).")
+    g.note("{seat} is ahead in {state} and {state2} ({n} state support to {n_other}).",
+           seat=seat, state="AK", state2="HI", n=count[seat], n_other=count[other(seat)])
     place_support(g, seat, 5, 1)
 
 
@@ -145,7 +149,8 @@ def _fifty_stars(g, f):
 # up to 5 Nixon cubes from the South, at most 2 from a state.
 def _east_harlem_pledge(g, f):
     if not lose_issue(g, "nixon", "civil_rights", 1):
-        g.note("Nixon has no issue support in Civil Rights to lose.")
+        g.note("{seat} has no issue support in {issue} to lose.", seat="nixon",
+               issue="civil_rights")
     remove_support(g, "kennedy", "nixon", 5, 2, STATES_BY_REGION["south"])
 
 
@@ -153,8 +158,8 @@ def _east_harlem_pledge(g, f):
 # removes a Nixon marker there instead, if any).
 def _henry_luce_pick(g, f):
     choose(g, "kennedy", REGIONS, "luce_region",
-           "Henry Luce: choose the region for your endorsement marker (it removes a Nixon "
-           "endorsement marker there instead, if there is one).")
+           msg("{card}: choose the region for your endorsement marker (it removes a {seat} "
+               "endorsement marker there instead, if there is one).", card=f["card"], seat="nixon"))
 
 
 def _henry_luce_place(g, f):
@@ -164,7 +169,8 @@ def _henry_luce_place(g, f):
 # 41 Pierre Salinger (Kennedy): 3 issue support cubes, all on one issue of Kennedy's choice.
 def _salinger_pick(g, f):
     choose(g, "kennedy", ISSUES, "salinger_issue",
-           "Pierre Salinger: choose the issue that receives your 3 issue support cubes.")
+           msg("{card}: choose the issue that receives your 3 issue support cubes.",
+               card=f["card"]))
 
 
 def _salinger_place(g, f):
@@ -181,7 +187,7 @@ def _compact_new_york(g, f):
 def _compact_issue_and_media(g, f):
     gain_issue(g, "nixon", "civil_rights", 1)
     gain(g.s["media"], "east", "nixon", 1)
-    g.note("Nixon adds media support in the East.")
+    g.note("{seat} adds media support in {region}.", seat="nixon", region="east")
 
 
 # 46 Prime-Time Television (both): the player chooses a region where he has media support cubes
@@ -191,17 +197,17 @@ def _prime_time_pick(g, f):
     regions = [r for r in REGIONS if own(g.s["media"][r], seat)]
     if not regions:
         f["prime_time_region"] = None
-        g.note(f"{SEAT_NAMES[seat]} has no media support: Prime-Time Television has no effect.")
+        g.note("{seat} has no media support: {card} has no effect.", seat=seat, card=f["card"])
         return
     choose(g, seat, regions, "prime_time_region",
-           "Prime-Time Television: choose a region where you have media support; you may place "
-           "up to 5 state support cubes in its states, at most 2 per state.")
+           msg("{card}: choose a region where you have media support; you may place up to 5 state "
+               "support cubes in its states, at most 2 per state.", card=f["card"]))
 
 
 def _prime_time_place(g, f):
     region = f.get("prime_time_region")
     if region:
-        g.note(f"Prime-Time Television: {SEAT_NAMES[f['by']]} chooses {REGION_NAMES[region]}.")
+        g.note("{card}: {seat} chooses {region}.", card=f["card"], seat=f["by"], region=region)
         place_support(g, f["by"], 5, 2, STATES_BY_REGION[region])
 
 

@@ -5,8 +5,9 @@ event puts its card in force (``s["effects"]``) and does whatever it does at onc
 at the end of the turn (``effects.end_of_turn``).
 """
 from ..board import issue_leader, lose
-from ..data import SEAT_NAMES, STATES, STATES_BY_REGION
+from ..data import STATES_BY_REGION
 from ..effects import start_effect
+from ..messages import msg
 from .common import choose, move_token, remove_support
 
 
@@ -20,7 +21,7 @@ def _effect(cid, bound_to=None):
 
 def _lose_state_support(g, seat, state, n):
     k = lose(g.s["support"], state, seat, n)
-    g.note(f"{SEAT_NAMES[seat]} loses {k} state support in {STATES[state]['name']}.")
+    g.note("{seat} loses {n} state support in {state}.", seat=seat, n=k, state=state)
 
 
 # 4 Citizens for Nixon-Lodge (Nixon): until the turn ends, each card Nixon plays counts as 1 CP
@@ -32,12 +33,12 @@ def _lose_state_support(g, seat, state, n):
 def _old_south(g, f):
     seat = issue_leader(g.s, "civil_rights")
     if seat is None:
-        g.note("Nobody leads Civil Rights: Old South has no effect.")
+        g.note("Nobody leads {issue}: {card} has no effect.", issue="civil_rights", card=f["card"])
         return
     start_effect(g, 19, seat)
-    g.note(f"Old South: {SEAT_NAMES[seat]} leads Civil Rights: he takes 5 of his state support "
-           f"cubes off Southern states (as many as he has there) and may not Campaign in the South "
-           f"this turn.")
+    g.note("{card}: {seat} leads {issue}: he takes 5 of his state support cubes off Southern "
+           "states (as many as he has there) and may not Campaign in {region} this turn.",
+           card=f["card"], seat=seat, issue="civil_rights", region="south")
     remove_support(g, seat, seat, 5, 5, STATES_BY_REGION["south"], optional=False)
 
 
@@ -68,8 +69,8 @@ def _johnson_jeered(g, f):
 # below 1; Kennedy relocates his token to Maryland or Virginia (his choice), no travel cost.
 def _summer_session_choice(g, f):
     choose(g, "kennedy", ["MD", "VA"], "state",
-           "Congressional Summer Session: move your candidate token to Maryland (choose MD) or "
-           "Virginia (choose VA), with no travel cost.")
+           msg("{card}: move your candidate token to {state} (choose MD) or {state2} (choose VA), "
+               "with no travel cost.", card=f["card"], state="MD", state2="VA"))
 
 
 def _summer_session_move(g, f):
