@@ -10,8 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 import engine.core as game_engine
@@ -19,24 +17,14 @@ from engine.core import ActionError
 from engine.core.messages import Message, kind
 from engine.games.tmotp.messages import msg
 from server.mail import game_text, render, terms
+from tests.mail.test_translations import extracted
 
-ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [locale for locale in render.LOCALES if locale != "en"]
 KEYWORDS = {"note": None, "msg": None, "plain": None}
 BRACES = re.compile(r"\{(\w+)\}")
 
 
-def _extracted() -> dict[str, set[str]]:
-    with (ROOT / "babel.game.cfg").open() as cfg:
-        method_map, options_map = parse_mapping_cfg(cfg)
-    found: dict[str, set[str]] = {}
-    for filename, _, message, _, _ in extract_from_dir(ROOT, method_map, options_map,
-                                                       keywords=KEYWORDS):
-        found.setdefault(message, set()).add(filename)
-    return found
-
-
-EXTRACTED = _extracted()
+EXTRACTED = extracted("babel.game.cfg", KEYWORDS)
 
 
 def _catalogue(path: Path):

@@ -23,17 +23,19 @@ TRANSLATED = [locale for locale in render.LOCALES if locale != "en"]
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
-def _extracted() -> dict[str, set[str]]:
-    """msgid -> the files it is used in, extracted now from the sources babel.cfg names."""
-    with (ROOT / "babel.cfg").open() as cfg:
+def extracted(config: str = "babel.cfg", keywords: dict | None = None) -> dict[str, set[str]]:
+    """msgid -> the files it is used in, extracted now from the sources ``config`` names (with
+    ``keywords`` instead of the gettext ones, if given)."""
+    with (ROOT / config).open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
     found: dict[str, set[str]] = {}
-    for filename, _, message, _, _ in extract_from_dir(ROOT, method_map, options_map):
+    extra = {"keywords": keywords} if keywords else {}
+    for filename, _, message, _, _ in extract_from_dir(ROOT, method_map, options_map, **extra):
         found.setdefault(message, set()).add(filename)
     return found
 
 
-EXTRACTED = _extracted()
+EXTRACTED = extracted()
 
 
 def _catalogue(path: Path):
