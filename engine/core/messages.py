@@ -36,7 +36,9 @@ def render(template: str, args: Mapping, names: Names, translate: Callable[[str]
     values = {}
     for key, value in args.items():
         k = kind(key)
-        if k in NESTED:
+        if k in NESTED and isinstance(value, Message) and translate is str:
+            values[key] = str(value)    # English already, told with its own game's names
+        elif k in NESTED:
             template_, args_ = data(value) if isinstance(value, str) else value
             values[key] = render(template_, args_, names, translate, join)
         elif k in names:

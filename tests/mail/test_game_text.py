@@ -133,3 +133,14 @@ def test_a_text_the_catalogue_does_not_know_is_shown_as_it_is():
     assert game_text.text("Something the server said.", "ja") == "Something the server said."
     assert game_text.text(["Nothing {n} here.", {"n": 3}], "es") == "Nothing 3 here."
     assert game_text.text(None, "ja") == ""
+
+
+def test_a_game_text_inside_a_plain_one_keeps_the_games_names_in_english_too():
+    """The order service wraps the engine's prompt in its own reason (``plain``, no names):
+    the prompt inside keeps its seats' names in English, and takes the reader's in Japanese."""
+    from engine.core.messages import plain
+    inner = msg("Waiting for {seats}: {prompt}", seats=["kennedy"], prompt=msg("The game is over."))
+    outer = plain("The order stops here: the game moved on to another decision. {prompt}",
+                  prompt=inner)
+    assert str(outer).endswith("Waiting for Kennedy: The game is over.")
+    assert "ケネディ" in game_text.text(outer, "ja")
