@@ -11,6 +11,8 @@ its placeholders say what kind of thing they hold by their name, before any ``_s
 - ``{prompt}`` or ``{reason}``: another message (a ``Message``, or its ``data()`` form);
 - anything else (``{n}``, ``{left}``, ``{action}``, ...): a number or notation, shown as it is.
 
+So a number about a card is ``{cid}``, not ``{card_id}`` (that one would show the card's name).
+
 So no English word ever travels as an argument: a sentence that varies is two templates. The
 English templates are the message ids of the translation catalogues (``server/translations``).
 """
