@@ -266,12 +266,19 @@ def delivered(pipeline: Pipeline) -> set[int]:
             OutboxMessage.kind != "resolve_step", OutboxMessage.delivered_at.is_not(None))).all())
 
 
-def assert_mailed_once(pipeline: Pipeline) -> int:
+def assert_mailed_once(pipeline: Pipeline, settle: float = 30.0) -> int:
     """Every mail recorded as sent reached the SMTP server exactly once, and nothing else did;
-    return how many."""
-    with pipeline.session() as s:
-        recorded = s.exec(select(MailSent.message_id).where(MailSent.status == "sent")).all()
-    received = [m["Message-ID"] for m in pipeline.mail.received()]
+    return how many. A mail the server has taken is recorded by its worker a moment later (the
+    commit after the SMTP exchange): up to ``settle`` seconds are given for that. A mail sent
+    twice never settles."""
+    until = time.monotonic() + settle
+    while True:
+        with pipeline.session() as s:
+            recorded = s.exec(select(MailSent.message_id).where(MailSent.status == "sent")).all()
+        received = [m["Message-ID"] for m in pipeline.mail.received()]
+        if sorted(received) == sorted(recorded) or time.monotonic() > until:
+            break
+        time.sleep(0.1)
     assert sorted(received) == sorted(recorded)
     assert len(set(received)) == len(received)
     return len(received)
