@@ -187,8 +187,11 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         return "duplicate"
     if not outcome.accepted:
         if policies:
-            outcome.reason = plain("{reason} Nothing in the reply was done: its standing "
-                                   "orders are not filed either.", reason=outcome.reason or "")
+            outcome.reason = (plain("{reason} Nothing in the reply was done: its standing "
+                                    "orders are not filed either.", reason=outcome.reason)
+                              if outcome.reason else
+                              plain("Nothing in the reply was done: its standing orders are not "
+                                    "filed either."))
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
     return "order"
 

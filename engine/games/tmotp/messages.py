@@ -12,3 +12,11 @@ NAMES = {"seat": lambda seat: SEAT_NAMES.get(seat, seat), "card": lambda cid: CA
 def msg(template: str, **args) -> Message:
     """A message of the game: English now, any language later (see engine.core.messages)."""
     return Message(template, args, NAMES)
+
+
+def of_event(prompt: Message, card: int | None, unnamed: bool = True) -> Message:
+    """An event's prompt under the card it comes from ("Gaffe: Place ..."); without a card,
+    under "The event:", or as it is when not ``unnamed``."""
+    if card:
+        return msg("{card}: {prompt}", card=card, prompt=prompt)
+    return msg("The event: {prompt}", prompt=prompt) if unnamed else prompt

@@ -78,23 +78,15 @@ def _play(g, f, seat, verb, args):
         return msg("{seat} cannot spend momentum markers this turn.", seat=seat)
     have = g.s["momentum"][seat]
     if need > have:
-        preempting = len(args) == 3
-        if event_cost and preempting:
-            return msg("That needs {n} momentum marker(s) ({card} makes playing an event cost "
-                       "momentum and preempting an event costs momentum); you have {have}.",
-                       n=need, card=JACKIE_KENNEDY, have=have)
-        if event_cost:
-            return msg("That needs {n} momentum marker(s) ({card} makes playing an event cost "
-                       "momentum); you have {have}.", n=need, card=JACKIE_KENNEDY, have=have)
-        if campaign_cost and preempting:
-            return msg("That needs {n} momentum marker(s) ({card} makes Campaigning cost momentum "
-                       "and preempting an event costs momentum); you have {have}.",
-                       n=need, card=NIXONS_KNEE, have=have)
-        if campaign_cost:
-            return msg("That needs {n} momentum marker(s) ({card} makes Campaigning cost "
-                       "momentum); you have {have}.", n=need, card=NIXONS_KNEE, have=have)
-        return msg("That needs {n} momentum marker(s) (preempting an event costs momentum); you "
-                   "have {have}.", n=need, have=have)
+        costs = [cost for cost in (
+            event_cost and msg("{card} makes playing an event cost momentum", card=JACKIE_KENNEDY),
+            campaign_cost and msg("{card} makes Campaigning cost momentum", card=NIXONS_KNEE),
+            len(args) == 3 and msg("preempting an event costs momentum")) if cost]
+        # A card is played either as an event or for CP: at most two of the three apply.
+        why = costs[0] if len(costs) == 1 else msg("{reason} and {reason_more}", reason=costs[0],
+                                                   reason_more=costs[1])
+        return msg("That needs {n} momentum marker(s) ({reason}); you have {have}.", n=need,
+                   reason=why, have=have)
     return None
 
 

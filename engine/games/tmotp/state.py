@@ -171,7 +171,9 @@ class TmotpState(Machine, GameState):
     # --- small shared helpers -------------------------------------------------------------
     def note(self, template: str, **args) -> None:
         """Record a public line of the game's history (what happened, in words): its English
-        text, and its template and arguments to tell it in other languages (see messages.py)."""
+        text, and its template and arguments to tell it in other languages (see messages.py).
+        The English could be rendered again from the other two (tests/engine/test_messages.py
+        checks it is); it is kept so that every view, which lists all notes, costs no rendering."""
         args = json.loads(json.dumps(args))     # as the stored state will hold them
         self.s["notes"].append([len(self.s["log"]), str(msg(template, **args)), template, args])
 

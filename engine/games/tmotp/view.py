@@ -65,7 +65,9 @@ def view(g, seat) -> dict:
         "result": s["result"],
         "log": [_redact(seat, e, i >= len(s["log"]) - len(commits)) for i, e in enumerate(s["log"])],
         "notes": [note[1] for note in s["notes"]],
-        "note_messages": [note[2:] for note in s["notes"]],     # [template, args]: messages.py
+        # [template, args] (messages.py); a note of a state saved before messages (only its
+        # English text) is its own template.
+        "note_messages": [note[2:] or [note[1], {}] for note in s["notes"]],
     }
     if top and top.get("step") in ("place_support", "remove_support", "campaigning", "positioning",
                                     "advertising", "debate_award"):

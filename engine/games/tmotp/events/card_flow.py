@@ -13,10 +13,12 @@ from itertools import combinations
 from ..bag import deal
 from ..board import issue_leader
 from ..data import CARDS, ISSUES, STATES_BY_REGION, other
+from engine.core.messages import data
+
 from ..flow import Step, step
 from ..messages import msg
 from .common import add_support, beneficiary, choose, gain_issue, gain_momentum, lose_momentum, \
-    place_support, stored, told
+    place_support, told
 
 MOST_DISCARDED = 12      # the longest 'discard' action (VERBS); hands never come near it
 
@@ -31,7 +33,7 @@ def pick_from_discard(g, seat: str, cards, key: str, text: str) -> None:
     cards = sorted(set(cards))
     if cards:
         g.call("pick_discard", then="event_continue", seat=seat, cards=cards, key=key,
-               text=stored(text), card=g.top["card"])
+               text=data(text), card=g.top["card"])
 
 
 @step

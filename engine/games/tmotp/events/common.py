@@ -5,7 +5,7 @@ from ..bag import support_checks
 from ..board import gain, lose, needs_support_check, own
 from ..data import CARDS, STATES, other
 from ..flow import Step, step, then
-from ..messages import NAMES, msg
+from ..messages import NAMES, msg, of_event
 
 
 def beneficiary(f) -> str:
@@ -63,27 +63,19 @@ class PlaceSupport(Step):
         place_support_continue(g)
 
     def prompt(self, g, f, seat):
-        left, per_state, card = f["left"], f["per_state"], f.get("card")
-        if f["optional"]:
-            if f["per_state"] < 99:
-                if card:
-                    return msg("Place up to {left} state support cube(s), at most {per_state} per "
-                               "state ({card}).", left=left, per_state=per_state, card=card)
-                return msg("Place up to {left} state support cube(s), at most {per_state} per "
-                           "state.", left=left, per_state=per_state)
-            if card:
-                return msg("Place up to {left} state support cube(s) ({card}).", left=left,
-                           card=card)
-            return msg("Place up to {left} state support cube(s).", left=left)
-        if f["per_state"] < 99:
-            if card:
-                return msg("Place {left} state support cube(s), at most {per_state} per state "
-                           "({card}).", left=left, per_state=per_state, card=card)
-            return msg("Place {left} state support cube(s), at most {per_state} per state.",
-                       left=left, per_state=per_state)
-        if card:
-            return msg("Place {left} state support cube(s) ({card}).", left=left, card=card)
-        return msg("Place {left} state support cube(s).", left=left)
+        left, per_state = f["left"], f["per_state"]
+        capped = per_state < 99
+        if f["optional"] and capped:
+            prompt = msg("Place up to {left} state support cube(s), at most {per_state} per "
+                         "state.", left=left, per_state=per_state)
+        elif f["optional"]:
+            prompt = msg("Place up to {left} state support cube(s).", left=left)
+        elif capped:
+            prompt = msg("Place {left} state support cube(s), at most {per_state} per state.",
+                         left=left, per_state=per_state)
+        else:
+            prompt = msg("Place {left} state support cube(s).", left=left)
+        return of_event(prompt, f.get("card"), unnamed=False)
 
 
 @then
@@ -196,14 +188,9 @@ __all__ = ["beneficiary", "place_support", "remove_support", "auto_support", "mo
 
 # --- generic choices inside events -------------------------------------------------------------
 
-def stored(text: str) -> list:
-    """A message as a frame keeps it (``[template, args]``, JSON), to be told again by ``told``."""
-    return data(text)
-
-
 def told(text) -> Message:
-    """The message a frame keeps (``stored``; a plain string from an older state is its own
-    template)."""
+    """The message a frame keeps as ``data(message)`` (a plain string from an older state is its
+    own template)."""
     template, args = data(text) if isinstance(text, str) else text
     return Message(template, args, NAMES)
 
@@ -219,7 +206,7 @@ def choose(g, seat: str, options, key: str, prompt: str, then="event_continue") 
     if len(options) == 1:
         g.top[key] = options[0]
         return
-    g.call("choose", then=then, seat=seat, options=options, key=key, text=stored(prompt))
+    g.call("choose", then=then, seat=seat, options=options, key=key, text=data(prompt))
 
 
 @step

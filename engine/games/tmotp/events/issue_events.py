@@ -8,7 +8,7 @@ takes and decides, whoever resolves it. Losses are limited to what the loser has
 from ..board import issue_leader, lose, own
 from ..data import ISSUES, REGIONS, STATES, STATES_BY_REGION, other
 from ..flow import Step, step
-from ..messages import msg
+from ..messages import msg, of_event
 from .common import (add_support, gain_issue, gain_momentum, lose_issue, lose_momentum,
                      move_issue, move_token, place_media, place_support, remove_support)
 
@@ -62,18 +62,13 @@ class IssueCubes(Step):
         issue_cubes_continue(g)
 
     def prompt(self, g, f, seat):
-        card, left, target = f.get("card"), f["left"], f["target"]
         if f["mode"] == "gain":
-            if card:
-                return msg("{card}: add {left} issue support cube(s) for {seat}, one at a time, on "
-                           "the issue(s) of your choice.", card=card, left=left, seat=target)
-            return msg("The event: add {left} issue support cube(s) for {seat}, one at a time, on "
-                       "the issue(s) of your choice.", left=left, seat=target)
-        if card:
-            return msg("{card}: remove {left} of {seat}'s issue support cube(s), one at a time, "
-                       "from the issue(s) of your choice.", card=card, left=left, seat=target)
-        return msg("The event: remove {left} of {seat}'s issue support cube(s), one at a time, "
-                   "from the issue(s) of your choice.", left=left, seat=target)
+            prompt = msg("Add {left} issue support cube(s) for {seat}, one at a time, on the "
+                         "issue(s) of your choice.", left=f["left"], seat=f["target"])
+        else:
+            prompt = msg("Remove {left} of {seat}'s issue support cube(s), one at a time, from "
+                         "the issue(s) of your choice.", left=f["left"], seat=f["target"])
+        return of_event(prompt, f.get("card"))
 
 
 def _one_issue_cube(g, f, issue) -> None:
@@ -131,11 +126,8 @@ class RemoveMedia(Step):
             g.end()
 
     def prompt(self, g, f, seat):
-        if f.get("card"):
-            return msg("{card}: take up to {left} of {seat}'s media support cubes off the board, "
-                       "or stop with 'done'.", card=f["card"], left=f["left"], seat=f["target"])
-        return msg("The event: take up to {left} of {seat}'s media support cubes off the board, or "
-                   "stop with 'done'.", left=f["left"], seat=f["target"])
+        return of_event(msg("Take up to {left} of {seat}'s media support cubes off the board, or "
+                            "stop with 'done'.", left=f["left"], seat=f["target"]), f.get("card"))
 
 
 # --- the events --------------------------------------------------------------------------------
