@@ -5,7 +5,7 @@ _GAMES: dict = {}
 
 
 def register(game_id: str, new, from_dict) -> None:
-    """Record a game: ``new(seed=, players=, options=)`` and ``from_dict(data)``."""
+    """Record a game: ``new(seed=, players=, options=)`` and ``from_dict(data, copy=)``."""
     _GAMES[game_id] = (new, from_dict)
 
 
@@ -20,9 +20,13 @@ def new_game(game_id: str, *, seed, players=None, options=None):
     return _lookup(game_id)[0](seed=seed, players=players, options=options or {})
 
 
-def from_dict(data: dict):
-    """Return the state stored in ``data`` (as made by ``state.to_dict()``)."""
-    return _lookup(data["game"])[1](data)
+def from_dict(data: dict, copy: bool = True):
+    """Return the state stored in ``data`` (as made by ``state.to_dict()``).
+
+    ``copy=False`` hands ``data`` over to the state instead of copying it: for a dict just
+    decoded from storage that nothing else will use (the copy of a late game's state costs
+    more than its view). The state may change it as it plays on."""
+    return _lookup(data["game"])[1](data, copy=copy)
 
 
 def _lookup(game_id):

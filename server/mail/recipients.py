@@ -137,6 +137,12 @@ def _told(rows: list[AutoOrder]) -> list[dict]:
             for r in rows]
 
 
+def _state(game: Game):
+    """The game's state, to read: its stored dict is handed over, not copied (the sessions
+    that build mails only read, and drop their rows after)."""
+    return game_engine.from_dict(game.state, copy=False)
+
+
 def _choice_url(settings: MailSettings, game: Game, seat: str, step: int, user: User,
                 notes: int):
     return links.choice_url(settings.secret, settings.base_url, game.id, seat, step, user.id,
@@ -177,7 +183,7 @@ def _asked(session: Session, payload: dict, kind: str) -> _Asked | None:
     seat_name, step = payload["seat"], payload["step"]
     if game is None or game.step != step or not game.state or game.status != "active":
         return None
-    state = game_engine.from_dict(game.state)
+    state = _state(game)
     if not games.your_move(session, game, seat_name, state):
         return None
     seat, user = _seat_and_user(session, game.id, seat_name)
@@ -232,7 +238,7 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
     seat, user = _seat_and_user(session, game.id, seat_name)
     if user is None or not _reaches(session, user, "deadline_passed"):
         return []
-    view = game_engine.from_dict(game.state).view(seat_name)
+    view = _state(game).view(seat_name)
     notes = len(view.get("notes", []))
     asked = games.your_move(session, game, seat_name)
     auto = _unmailed(session, game.id, seat_name)
@@ -259,7 +265,7 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "active" or not game.state:
         return []
-    state = game_engine.from_dict(game.state)
+    state = _state(game)
     found = []
     for seat, user in _seated(session, game.id):
         if not _reaches(session, user, "step_resolved") or \
@@ -290,7 +296,7 @@ def _digest(session, payload, settings) -> list[Envelope]:
                                    .order_by(Game.id, Seat.id)).all():
         if not games.your_move(session, game, seat.seat):
             continue
-        view = game_engine.from_dict(game.state).view(seat.seat)
+        view = _state(game).view(seat.seat)
         notes = len(view.get("notes", []))
         waiting.append({"game_id": game.id, "seat": seat.seat, "step": game.step,
                         "prompt": view["prompt_message"], "legal_actions": list(view["legal_actions"]),
@@ -314,7 +320,7 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     seat, user = _seat_and_user(session, payload["game_id"], seat_name)
     if game is None or user is None or not game.state:
         return []
-    view = game_engine.from_dict(game.state).view(seat_name)
+    view = _state(game).view(seat_name)
     notes = len(view.get("notes", []))
     asked = games.your_move(session, game, seat_name)
     if not asked:
@@ -356,7 +362,7 @@ def _game_over(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "finished" or not game.state:
         return []
-    state = game_engine.from_dict(game.state)
+    state = _state(game)
     return [Envelope(seat.seat, user.email, user.locale, "game_over",
                      contexts.game_over(game.id, seat.seat, state.view(seat.seat), game.result,
                                         game.seed, game.seed_hash, _name(user), user.locale,

@@ -40,6 +40,8 @@ def _issue_order(view: dict) -> list[str]:
 
 def width(text: str) -> int:
     """Columns ``text`` takes in a fixed-width font: East Asian wide characters take two."""
+    if text.isascii():
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 

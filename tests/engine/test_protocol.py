@@ -48,6 +48,24 @@ def test_from_dict_of_unknown_game_is_an_options_error():
         from_dict(d)
 
 
+def test_from_dict_copies_unless_handed_the_dict():
+    """``copy=False`` hands the stored dict over (the mail's read-only sessions); by default the
+    state plays on a copy and leaves the caller's dict as it was."""
+    stored = new_game("tmotp", seed=4).to_dict()
+    before = repr(stored)
+    copied = from_dict(stored)
+    for _ in range(20):
+        seat = copied.active()[0]
+        copied.apply(seat, sample_chance(copied) if seat == CHANCE
+                     else copied.legal_actions(seat)[0])
+    assert repr(stored) == before and copied.to_dict() != stored
+    owned = from_dict(stored, copy=False)
+    assert owned.view("kennedy") == from_dict(stored).view("kennedy")
+    seat = owned.active()[0]
+    owned.apply(seat, sample_chance(owned) if seat == CHANCE else owned.legal_actions(seat)[0])
+    assert repr(stored) != before  # the state played on the dict it was given
+
+
 @pytest.mark.parametrize("options, words", [
     ({"edition": "avalon hill"}, ["avalon hill", "gmt", "zman"]),
     ({"edition": None}, ["gmt", "zman"]),

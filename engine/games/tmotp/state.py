@@ -165,8 +165,8 @@ class TmotpState(Machine, GameState):
         return json.loads(json.dumps(self.s))
 
     @classmethod
-    def from_dict(cls, data: dict) -> "TmotpState":
-        return cls(json.loads(json.dumps(data)))
+    def from_dict(cls, data: dict, copy: bool = True) -> "TmotpState":
+        return cls(json.loads(json.dumps(data)) if copy else data)
 
     # --- small shared helpers -------------------------------------------------------------
     def note(self, template: str, **args) -> None:
