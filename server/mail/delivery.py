@@ -96,12 +96,17 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
         if connection is not transport:
             connection.close()
     sent = sum(status == "sent" for _mail, status, _error in done)
+    told: list[Envelope] = []
     if posts:
         _settle(engine, message_id, done)
         webhooks.post(engine, message_id, posts, webhook_timeout,
                       allow_private=webhook_private)
         done = []
-    _settle(engine, message_id, done, consumed=True)
+        # A notification its user takes on webhooks only has now been told there: the next
+        # one says what changed since this one, as the next mail would after a mail.
+        hooked = webhooks.users(posts)
+        told = [e for e in found if not e.mail and e.user_id in hooked]
+    _settle(engine, message_id, done, consumed=True, told=told)
     log.info("outbox #%s (%s): %s mail(s) sent", message_id, kind, sent)
     return "sent"
 
@@ -217,12 +222,13 @@ def _claim(engine: Engine, message_id: int, envelope: Envelope, settings: MailSe
 
 
 def _settle(engine: Engine, message_id: int, done: list[Outcome],
-            release: list[Envelope] = (), consumed: bool = False) -> None:
-    """In one transaction: record each mail sent or refused (and, for a mail sent, the notes
-    and automatic orders it told of), give back the claims of ``release``, and mark the row
-    consumed if ``consumed``."""
+            release: list[Envelope] = (), consumed: bool = False,
+            told: list[Envelope] = ()) -> None:
+    """In one transaction: record each mail sent or refused (and, for a mail sent and each
+    notification ``told`` on webhooks only, the notes and automatic orders it told of), give
+    back the claims of ``release``, and mark the row consumed if ``consumed``."""
     now = utcnow()
-    sent = [e for e, status, _error in done if status == "sent"]
+    sent = [e for e, status, _error in done if status == "sent"] + list(told)
     with engine.begin() as connection:
         if done:
             connection.execute(_RECORD, [dict(o=message_id, r=e.recipient, status=status,

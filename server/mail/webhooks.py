@@ -54,6 +54,7 @@ class BadWebhook(ValueError):
 class Post:
     url: str
     json: dict
+    user_id: int | None = None  # whose notification it is
 
 
 def check_url(url: str, allow_http: bool = False) -> str:
@@ -131,6 +132,11 @@ def post(engine: Engine, outbox_id: int, found: list[tuple[int, Post]],
     return posted
 
 
+def users(found: list[tuple[int, Post]]) -> set[int]:
+    """The users whose webhooks ``found`` posts to."""
+    return {one.user_id for _hook, one in found}
+
+
 def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]:
     """(webhook id, what to post) for each webhook of each envelope's user."""
     envelopes = [e for e in envelopes if e.user_id is not None]
@@ -148,7 +154,8 @@ def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]
         url = _game_url(envelope)
         for hook in hooks[envelope.user_id]:
             posts.append((hook.id, Post(hook.url, payload(hook.flavor, rendered.subject,
-                                                          rendered.text, url))))
+                                                          rendered.text, url),
+                                        envelope.user_id)))
     return posts
 
 

@@ -327,3 +327,37 @@ def test_webhooks_only_a_user_who_takes_no_mail_still_gets_every_post(db_engine,
 def _envelopes(engine, row):
     with Session(engine) as s:
         return recipients.envelopes(s, s.get(OutboxMessage, row.id), SETTINGS)
+
+
+def test_a_webhook_only_notification_counts_as_told(db_engine, session, hooks, smtp_catcher):
+    """Jack takes no mail and reads his webhook: each post says what changed since the last
+    post (his seat's notes told advance with the posts, as they do with mails), so no change is
+    told twice; the orders given for him are marked told too."""
+    import random
+
+    from server.models import AutoOrder, Seat, User
+
+    gid, jack, _dick = new_game(session)
+    session.execute(update(User).where(User.id == jack.id).values(mail_mode="none"))
+    session.commit()
+    add_hook(db_engine, jack.id, hooks.url + "/jack")
+    rng, shown = random.Random(7), []
+    for _ in range(40):
+        for row in rows(db_engine):
+            if row.kind == "resolve_step" or row.delivered_at is not None:
+                continue
+            mine = [e for e in _envelopes(db_engine, row)
+                    if e.user_id == jack.id and e.notes_shown is not None]
+            deliver(db_engine, row.id, smtp_catcher)
+            if mine:
+                with Session(db_engine) as s:
+                    seat = s.exec(select(Seat).where(Seat.game_id == gid,
+                                                     Seat.seat == mine[0].seat)).one()
+                    assert seat.notes_mailed == mine[-1].notes_shown
+                    assert not s.exec(select(AutoOrder).where(
+                        AutoOrder.id.in_(mine[-1].auto_orders),
+                        AutoOrder.mailed_at.is_(None))).all()
+                shown.append(mine[-1].notes_shown)
+        play_random_step(session, gid, rng)
+    assert all(m["To"] != jack.email for m in smtp_catcher.received())
+    assert len(shown) >= 3 and shown == sorted(shown) and shown[-1] > shown[0]
