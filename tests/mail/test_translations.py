@@ -101,6 +101,20 @@ def test_messages_use_the_rulebooks_words(locale):
                 assert words[key].casefold() in message.string.casefold(), (key, message.id)
 
 
+# Our own words (the rulebooks have none for them), one per thing in each language: a player's
+# order is 指示 and a standing order 事前指示 in Japanese, never 命令 (a command).
+HOUSE_WORDS = {"ja": {"命令": "指示"}}
+
+
+@pytest.mark.parametrize("locale", sorted(HOUSE_WORDS))
+@pytest.mark.parametrize("domain", ["messages", "game"])
+def test_translations_keep_to_the_house_words(locale, domain):
+    for message in _catalogue(render.catalogue_path(locale, domain)):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for avoided, word in HOUSE_WORDS[locale].items():
+            assert not any(avoided in s for s in strings), (message.id, f"say {word}")
+
+
 def test_a_card_the_rulebook_names_takes_its_name_and_the_others_keep_the_printed_one():
     assert card_name(24, "ja") == "東ハーレムの結束 (24)"
     assert card_name(33, "es-MX") == "Electores no comprometidos (33)"
