@@ -52,6 +52,38 @@ def ensure_venv() -> Path:
     return PYTHON
 
 
+# What the tests run for real (tests/services.py, tests/web/browser.py), as Debian packages:
+# (package, a command it installs, other places that command may be).
+TEST_PACKAGES = (
+    ("redis-server", "redis-server", ()),
+    ("postgresql", "initdb", ("/usr/lib/postgresql/*/bin/initdb",)),
+    ("chromium", "chromium", ()),
+)
+
+
+def ensure_test_packages() -> None:
+    """Install the Debian packages of the servers and the browser the tests use, when missing
+    and this machine can (apt-get, as root or with sudo); else the tests that need one fail
+    saying how to install it."""
+    import glob
+    import shutil
+
+    need = [package for package, command, elsewhere in TEST_PACKAGES
+            if not shutil.which(command) and not any(glob.glob(g) for g in elsewhere)]
+    if not need or not shutil.which("apt-get"):
+        return
+    sudo = [] if os.geteuid() == 0 else (["sudo", "-n"] if shutil.which("sudo") else None)
+    if sudo is None:
+        _say(f"missing {', '.join(need)}: install them with apt-get (no root here)")
+        return
+    _say(f"installing {', '.join(need)} (apt-get)")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    install = [*sudo, "apt-get", "install", "-y", "--no-install-recommends", *need]
+    if subprocess.run(install, env=env).returncode != 0:
+        subprocess.run([*sudo, "apt-get", "update"], env=env)
+        subprocess.run(install, env=env)
+
+
 def venv_env() -> dict[str, str]:
     """Return os.environ with the venv activated (its bin first on PATH)."""
     env = dict(os.environ)

@@ -70,6 +70,7 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "MAIL_FROM": _get(env, "MAIL_FROM", "games@whistlestop.localhost"),
         # How long the signed choice links in mails work (seconds; default 30 days).
         "LINK_MAX_AGE_SECONDS": float(_get(env, "LINK_MAX_AGE_SECONDS", str(30 * 86400))),
+        "SIGN_IN_MAX_AGE_SECONDS": float(_get(env, "SIGN_IN_MAX_AGE_SECONDS", "3600")),
         "MAIL_FROM_NAME": _get(env, "MAIL_FROM_NAME", "Whistlestop"),
         # A mail being sent keeps other runs of its task off it this long (seconds); a run that
         # died holding it is taken over after that.

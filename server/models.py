@@ -251,6 +251,14 @@ class UsedLink(SQLModel, table=True):
     used_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
 
 
+class UsedSignIn(SQLModel, table=True):
+    """A sign-in link that has signed its user in: each works once."""
+    id: Optional[int] = Field(default=None, primary_key=True)
+    digest: str = Field(unique=True, max_length=64)  # sha256 of the token, never the token
+    user_id: int = Field(index=True)
+    used_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
 class MailSent(SQLModel, table=True):
     """The mail of one outbox row to one recipient: claimed before it is sent ("sending", with
     the claim's time in ``sent_at``), then "sent", or "refused" for good (``error``). A task run

@@ -64,6 +64,16 @@ class SmtpCatcher:
             time.sleep(0.02)
         return self.received()
 
+    def wait_for_to(self, address: str, count: int, timeout: float = 30) -> list[EmailMessage]:
+        """Wait until at least ``count`` messages to ``address`` arrived; return them."""
+        deadline = time.monotonic() + timeout
+        while len(self.to(address)) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{len(self.to(address))} mail(s) to {address}, "
+                                     f"not {count}")
+            time.sleep(0.02)
+        return self.to(address)
+
 
 @pytest.fixture
 def smtp_catcher(free_port):

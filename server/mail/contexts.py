@@ -268,6 +268,14 @@ def _prompt(view: dict):
 order_received = order_refused = order_answer
 
 
+def sign_in(player_name: str, locale: str, links: Links, sign_in_url: str, minutes: int,
+            preferences_url: str | None = None) -> dict:
+    """The link that signs the player in to the web pages (once, within ``minutes``)."""
+    return {"player_name": player_name, "locale": locale, "game_url": links.base_url,
+            "sign_in_url": sign_in_url, "minutes": minutes,
+            "preferences_url": preferences_url or links.preferences()}
+
+
 def reply_unknown(player_name: str, address: str, locale: str, links: Links,
                   preferences_url: str | None = None) -> dict:
     return {"player_name": player_name, "address": address, "locale": locale,

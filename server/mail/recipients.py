@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 
 from server.mail import contexts, reply_address
 from server.models import AutoOrder, Game, OutboxMessage, Seat, User, Webhook, utcnow
-from server.services import games, links, standing, users
+from server.services import games, links, sign_in, standing, users
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,14 @@ class MailSettings:
     sender: str
     sender_name: str
     secret: str
+    sign_in_minutes: int = 60  # how long a sign-in link works (SIGN_IN_MAX_AGE_SECONDS)
 
     @classmethod
     def from_config(cls, cfg) -> "MailSettings":
         return cls(base_url=cfg["BASE_URL"], domain=cfg["MAIL_DOMAIN"], sender=cfg["MAIL_FROM"],
                    sender_name=cfg["MAIL_FROM_NAME"],
-                   secret=cfg["SECRET_KEY"])
+                   secret=cfg["SECRET_KEY"],
+                   sign_in_minutes=max(1, round(cfg["SIGN_IN_MAX_AGE_SECONDS"] / 60)))
 
     @property
     def links(self) -> contexts.Links:
@@ -92,6 +94,10 @@ def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | No
     return (found[0], found[1]) if found else (None, None)
 
 
+# Mails that carry a credential: sent to the account's address whatever its mail setting (the
+# user asked for this mail), and never posted to a webhook (a channel others may read).
+PRIVATE = ("sign_in",)
+
 # Mails a digest reader does not get one by one: the digest lists the games waiting instead.
 PER_DECISION = ("your_decision", "step_resolved")
 
@@ -108,6 +114,8 @@ def _wants(user: User, kind: str) -> bool:
     about games, "digest" the per-decision ones (the digest lists them instead); the digest
     itself goes only to those who chose it. Reminders and passed deadlines reach "every" and
     "digest" readers alike: a deadline may fall between two digests."""
+    if kind in PRIVATE:
+        return True  # asked for by the user, now
     if user.mail_mode == "none":
         return False
     if kind == "digest":
@@ -411,11 +419,25 @@ def _invitation(session, payload, settings) -> list[Envelope]:
                      game.id, None, invitee.id if invitee else None)]
 
 
+def _sign_in(session, payload, settings) -> list[Envelope]:
+    """The sign-in link a user asked for on the sign-in page: sent whatever their mail
+    setting (they asked for this very mail), to the address of their account."""
+    user = session.get(User, payload["user_id"])
+    if user is None:
+        return []
+    link = sign_in.url(settings.secret, settings.base_url, user.id, payload["nonce"],
+                       payload.get("next") or "/")
+    context = contexts.sign_in(_name(user), user.locale, settings.links, link,
+                               settings.sign_in_minutes, _preferences(settings, user))
+    return [Envelope(f"sign-in:{payload['nonce']}", user.email, user.locale, "sign_in",
+                     context, None, None, user.id)]
+
+
 _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "game_over": _game_over, "seat_joined": _seat_joined, "invitation": _invitation,
              "order_answer": _order_answer, "reply_unknown": _reply_unknown,
              "reminder": _reminder, "deadline_passed": _deadline_passed,
-             "step_resolved": _step_resolved, "digest": _digest}
+             "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in}
 
 
 def reply_to(settings: MailSettings, envelope: Envelope) -> str | None:

@@ -23,7 +23,7 @@ TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 LOCALES = ("en", "ja", "es")
 KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over",
          "order_received", "order_refused", "reply_unknown", "reminder", "deadline_passed",
-         "step_resolved", "digest")
+         "step_resolved", "digest", "sign_in")
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False)
 

@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from server.mail import public_http, render
-from server.mail.recipients import Envelope
+from server.mail.recipients import PRIVATE, Envelope
 from server.models import Webhook, WebhookSent, aware, utcnow
 
 log = logging.getLogger("whistlestop.webhooks")
@@ -139,7 +139,7 @@ def users(found: list[tuple[int, Post]]) -> set[int]:
 
 def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]:
     """(webhook id, what to post) for each webhook of each envelope's user."""
-    envelopes = [e for e in envelopes if e.user_id is not None]
+    envelopes = [e for e in envelopes if e.user_id is not None and e.kind not in PRIVATE]
     if not envelopes:
         return []
     hooks: dict[int, list[Webhook]] = {}

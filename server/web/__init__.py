@@ -1,6 +1,6 @@
 """Pages for people (not the API): decisions reached from mail links, the local mail catcher,
-the notation help, the mail preferences of a mail's signed link; and the inbound mail hook.
-The full web side (lobby, board, replay) comes with issue 6."""
+the notation help, the mail preferences of a mail's signed link, the inbound mail hook; sign-in
+by mail, the lobby and the game page with its board and decision form."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from server.web import decide, help, inbound, mailbox, preferences
+    from server.web import accounts, board, decide, help, inbound, lobby, mailbox, preferences
+
+    accounts.init_app(app)
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(board.bp)
 
     app.register_blueprint(decide.bp)
     app.register_blueprint(mailbox.bp)

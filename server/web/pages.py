@@ -24,8 +24,12 @@ def environment(locale: str) -> Environment:
 
 
 def page(template: str, status: int = 200, locale: str = "en", **context):
+    from flask_login import current_user
+    from flask_wtf.csrf import generate_csrf
+
+    context.setdefault("user", current_user if current_user.is_authenticated else None)
     html = environment(mail_render.supported(locale)).get_template(template).render(
-        locale=mail_render.supported(locale), **context)
+        locale=mail_render.supported(locale), csrf_token=generate_csrf, **context)
     response = make_response(html, status)
     response.headers["Content-Type"] = "text/html; charset=utf-8"
     # A decision page is for its reader only; never kept by a shared cache.

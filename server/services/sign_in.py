@@ -1,0 +1,79 @@
+"""Signing in to the web pages by a link sent by mail (no password is ever kept).
+
+A sign-in request writes a ``sign_in`` outbox row; its mail carries a link made when the mail
+is rendered: the user id and the request's nonce, signed (itsdangerous) and expiring after
+SIGN_IN_MAX_AGE_SECONDS. The link's GET shows a button and changes nothing (mail scanners open
+every link); its POST signs the browser in and records the link's digest, so it works once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from server.models import OutboxMessage, User, UsedSignIn
+
+SALT = "whistlestop.sign-in"
+
+
+class SignInRefused(Exception):
+    """A sign-in link that cannot be used; ``kind``: expired | tampered | used."""
+
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
+
+
+def request(session: Session, user: User, next_path: str = "/") -> None:
+    """Write the sign-in mail's outbox row (committed by the caller)."""
+    session.add(OutboxMessage(kind="sign_in", payload={
+        "user_id": user.id, "nonce": secrets.token_urlsafe(12), "next": safe_next(next_path)}))
+
+
+def safe_next(path: str | None) -> str:
+    """A page of this site to go to after signing in (never another site)."""
+    path = path or "/"
+    if not path.startswith("/") or path.startswith("//") or "\\" in path or len(path) > 300:
+        return "/"
+    return path
+
+
+def token(secret: str, user_id: int, nonce: str, next_path: str = "/") -> str:
+    return URLSafeTimedSerializer(secret, salt=SALT).dumps(
+        {"u": user_id, "n": nonce, "p": safe_next(next_path)})
+
+
+def url(secret: str, base_url: str, user_id: int, nonce: str, next_path: str = "/") -> str:
+    return f"{base_url}/sign-in/{token(secret, user_id, nonce, next_path)}"
+
+
+def read(session: Session, secret: str, value: str, max_age: float) -> tuple[User, str, str]:
+    """(the user, the page to go to, the token's digest); raise SignInRefused."""
+    try:
+        data = URLSafeTimedSerializer(secret, salt=SALT).loads(value, max_age=max_age)
+        user_id, next_path = int(data["u"]), safe_next(str(data["p"]))
+    except SignatureExpired:
+        raise SignInRefused("expired") from None
+    except (BadSignature, KeyError, TypeError, ValueError):
+        raise SignInRefused("tampered") from None
+    user = session.get(User, user_id)
+    if user is None:
+        raise SignInRefused("tampered")
+    digest = hashlib.sha256(value.encode()).hexdigest()
+    if session.exec(select(UsedSignIn.id).where(UsedSignIn.digest == digest)).first():
+        raise SignInRefused("used")
+    return user, next_path, digest
+
+
+def use(session: Session, user: User, digest: str) -> None:
+    """Record the link as used and commit; raise SignInRefused("used") if it was meanwhile."""
+    session.add(UsedSignIn(digest=digest, user_id=user.id))
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise SignInRefused("used") from None

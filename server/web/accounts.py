@@ -1,0 +1,161 @@
+"""Who is reading a page: sign-in by a link sent by mail (server/services/sign_in.py), the
+browser kept signed in by Flask-Login's session cookie, and the CSRF token every form of the
+pages carries (Flask-WTF). The API keeps its bearer tokens; a mail's signed links need no
+sign-in (the link is the proof)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from flask import Blueprint, Flask, current_app, redirect, request, session as cookie
+from flask_login import LoginManager, current_user, login_user, logout_user
+from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
+
+from server import db
+from server.mail import render as mail_render
+from server.models import User
+from server.services import outbox, sign_in, users
+from server.web.pages import page
+from server.web.words import N_, _, locale
+
+bp = Blueprint("accounts", __name__)
+login_manager = LoginManager()
+
+
+@dataclass(frozen=True)
+class WebUser:
+    """The signed-in reader, as Flask-Login keeps it for a request."""
+    id: int
+    email: str
+    display_name: str
+    locale: str
+    is_authenticated: bool = True
+    is_active: bool = True
+    is_anonymous: bool = False
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+    @classmethod
+    def of(cls, user: User) -> "WebUser":
+        return cls(user.id, user.email, user.display_name, user.locale)
+
+
+def init_app(app: Flask) -> None:
+    login_manager.init_app(app)
+    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=60))
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.config.setdefault("SESSION_COOKIE_SECURE", app.config["BASE_URL"].startswith("https:"))
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a page may stay open for days
+    app.jinja_env.globals["csrf_token"] = generate_csrf
+    app.register_blueprint(bp)
+
+
+@login_manager.user_loader
+def _load(user_id: str) -> WebUser | None:
+    if not user_id.isdigit():
+        return None
+    with db.reading(db.session()) as session:
+        user = session.get(User, int(user_id))
+        return WebUser.of(user) if user is not None else None
+
+
+def reader() -> WebUser | None:
+    """The signed-in reader, or None."""
+    return current_user if current_user.is_authenticated else None
+
+
+def check_form() -> str | None:
+    """None when the form carries this browser's CSRF token; else why it is refused."""
+    try:
+        validate_csrf(request.form.get("csrf_token"))
+        return None
+    except (CSRFError, Exception):  # flask_wtf raises ValidationError
+        return _("This form has expired or did not come from this site: reload the page and "
+                 "try again.")
+
+
+def sign_in_page(next_path: str = "/", status: int = 200, error: str | None = None,
+                 email: str = ""):
+    return page("sign_in.html", status, locale(), next=sign_in.safe_next(next_path),
+                error=error, email=email)
+
+
+@bp.get("/sign-in")
+def ask():
+    return sign_in_page(request.args.get("next", "/"))
+
+
+@bp.post("/sign-in")
+def send():
+    next_path = sign_in.safe_next(request.form.get("next"))
+    refused = check_form()
+    email = (request.form.get("email") or "").strip()
+    if refused:
+        return sign_in_page(next_path, 400, refused, email)
+    if "@" not in email or len(email) > 320 or any(c.isspace() for c in email):
+        return sign_in_page(next_path, 422, _("Give the email address you play with, like "
+                                              "name@example.org."), email)
+    with db.session() as session:
+        user = users.find_user(session, email)
+        if user is None:
+            user = users.create_user(session, email, "", locale())
+        sign_in.request(session, user, next_path)
+        session.commit()
+    outbox.publish_written(db.get_engine())
+    # The same answer whether or not the address had an account.
+    return page("sign_in_sent.html", 200, locale(), email=email)
+
+
+@bp.get("/sign-in/<token>")
+def confirm(token: str):
+    """The mail's link: a button, nothing done (mail scanners open links)."""
+    with db.reading(db.session()) as session:
+        try:
+            user, next_path, _digest = sign_in.read(
+                session, current_app.config["SECRET_KEY"], token,
+                current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
+        except sign_in.SignInRefused as refused:
+            return _refused(refused.kind)
+        return page("sign_in_confirm.html", 200, mail_render.supported(user.locale),
+                    email=user.email, action=request.path)
+
+
+@bp.post("/sign-in/<token>")
+def enter(token: str):
+    refused = check_form()
+    if refused:
+        return sign_in_page("/", 400, refused)
+    with db.session() as session:
+        try:
+            user, next_path, digest = sign_in.read(
+                session, current_app.config["SECRET_KEY"], token,
+                current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
+            sign_in.use(session, user, digest)
+        except sign_in.SignInRefused as refused:
+            return _refused(refused.kind)
+        login_user(WebUser.of(user), remember=False)
+        cookie.permanent = True
+    return redirect(next_path, 303)
+
+
+@bp.post("/sign-out")
+def leave():
+    if check_form() is None:
+        logout_user()
+    return redirect("/", 303)
+
+
+REFUSALS = {
+    "expired": (410, N_("This sign-in link has expired. Ask for a new one below.")),
+    "tampered": (400, N_("This sign-in link is damaged or was not made by this server. Copy "
+                         "the whole link from the mail, or ask for a new one below.")),
+    "used": (409, N_("This sign-in link has been used already: each works once. Ask for a "
+                     "new one below.")),
+}
+
+
+def _refused(kind: str):
+    status, reason = REFUSALS[kind]
+    return sign_in_page("/", status, _(reason))

@@ -1,0 +1,173 @@
+"""The game page: the board of 1960 as the reader's seat may see it (a spectator's view for a
+public game), built from ``view(seat)`` only, with a form for exactly the legal actions; and the
+order that form posts, through the same order service as the API and the mail.
+
+A seat's page shows its hand, the decision and its choices; the other seat's hand is only a
+count, sealed choices are only "chosen" until revealed. An illegal or stale order shows the
+reason in the game's words and the decision now, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, request
+
+import engine.core as game_engine
+from engine.games.tmotp.data import CARDS
+from server import db
+from server.mail import game_text, summary_tmotp
+from server.mail.terms import terms
+from server.models import Game
+from server.services import games, lobby, play
+from server.web import board_map
+from server.web.accounts import check_form, reader
+from server.web.pages import page
+from server.web.words import _, locale
+
+bp = Blueprint("board", __name__)
+
+LISTED = 400  # legal actions offered as choices (beyond: the notation field)
+
+
+def _seat_and_game(session, game_id: int):
+    """(game, the reader's seat or None); 404 when the reader may not see the game."""
+    game = session.get(Game, game_id)
+    user = reader()
+    if game is None or not lobby.may_see(session, game, user):
+        abort(404)
+    seat = lobby.seat_of(session, game_id, user.id) if user is not None else None
+    return game, seat
+
+
+@bp.get("/games/<int:game_id>")
+def show(game_id: int):
+    with db.reading(db.session()) as session:
+        game, seat = _seat_and_game(session, game_id)
+        return _page(session, game, seat)
+
+
+@bp.post("/games/<int:game_id>/order")
+def order(game_id: int):
+    """The decision form's answer: the chosen action, or order lines typed in the notation."""
+    with db.reading(db.session()) as session:
+        game, seat = _seat_and_game(session, game_id)
+    if seat is None:
+        abort(403)
+    refused = check_form()
+    if refused:
+        with db.reading(db.session()) as session:
+            return _page(session, session.get(Game, game_id), seat, refusal=refused, status=400)
+    try:
+        step = int(request.form.get("step", ""))
+    except ValueError:
+        step = -1
+    lines = [line.strip() for line in (request.form.get("lines") or "").splitlines()
+             if line.strip()]
+    if request.form.get("action"):
+        lines = [request.form["action"].strip()] + lines
+    if not lines:
+        with db.reading(db.session()) as session:
+            return _page(session, session.get(Game, game_id), seat, status=422,
+                         refusal=_("Choose one of the choices, or write an order, then send."))
+    outcome = play.order(game_id, seat, step, lines)
+    if outcome.accepted and outcome.reason is None:
+        return redirect(f"/games/{game_id}?done={outcome.status}", 303)
+    with db.reading(db.session()) as session:
+        return _page(session, session.get(Game, game_id), seat, outcome=outcome,
+                     status=200 if outcome.accepted else 409 if outcome.status == "stale"
+                     else 422)
+
+
+def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str | None = None,
+          status: int = 200):
+    loc = locale()
+    if game.state is None:  # open: waiting for players
+        return page("game_open.html", status, loc, refusal=refusal,
+                    **_open_context(session, game, loc))
+    state = game_engine.from_dict(game.state, copy=False)
+    view = state.view(seat)
+    names = terms(loc)
+    summary = summary_tmotp.summary(view, seat, 0, loc)
+    decision = games.decision_for(session, game, seat, state) if seat else None
+    done = request.args.get("done") if outcome is None and refusal is None else None
+    return page(
+        "game.html", status, loc, game=game, seat=seat, summary=summary, view=view,
+        seat_name=names["seats"].get(seat) if seat else None,
+        map=board_map.svg(summary["states"], view.get("tokens") or {},
+                          seat_names=names["seats"], words=_map_words(),
+                          title=_("The states: who leads where, and by how many cubes")),
+        hand=[_card(c, loc) for c in (view.get("hands") or {}).get(seat, [])] if seat else [],
+        bag=view.get("bag") or {}, seats=names["seats"],
+        persistent=_persistent(view, loc),
+        log=list(reversed(game_text.texts(view.get("note_messages", []), loc)))[:60],
+        decision=_decision(decision, loc), done=done, refusal=refusal,
+        outcome=_outcome(outcome, loc), result=_result(game, view, loc))
+
+
+def _map_words() -> dict[str, str]:
+    return {"ev": _("EV"), "cubes": _("support cubes"), "carried": _("carried"),
+            "no_leader": _("no support"), "token": _("{name}'s candidate token here")}
+
+
+def _card(card_id: int, loc: str) -> dict:
+    card = CARDS[card_id]
+    words = terms(loc)
+    return {"id": card_id, "name": summary_tmotp.card_name(card_id, loc), "cp": card["cp"],
+            "icon": words["seats"].get(card["icon"], card["icon"]) if card["icon"] else "",
+            "issue": words["issues"].get(card["issue"], "") if card.get("issue") else "",
+            "state": card.get("state") or "", "rest": card.get("rest"),
+            "effect": card.get("effect") or ""}
+
+
+def _persistent(view: dict, loc: str) -> list[str]:
+    found = []
+    for ids in (view.get("persistent") or {}).values():
+        found.extend(summary_tmotp.card_name(c, loc) for c in ids)
+    found.extend(summary_tmotp.card_name(e["card"], loc) if isinstance(e, dict) and "card" in e
+                 else str(e) for e in view.get("effects") or [])
+    return found
+
+
+def _decision(decision: dict | None, loc: str) -> dict | None:
+    if decision is None:
+        return None
+    legal = decision["legal_actions"]
+    return {**decision, "prompt": game_text.text(decision["prompt"], loc),
+            "choices": legal[:LISTED], "more": max(0, len(legal) - LISTED)}
+
+
+def _outcome(outcome, loc: str) -> dict | None:
+    if outcome is None:
+        return None
+    return {"status": outcome.status, "accepted": outcome.accepted, "applied": outcome.applied,
+            "reason": game_text.text(outcome.reason, loc) if outcome.reason else ""}
+
+
+def _result(game: Game, view: dict, loc: str) -> dict | None:
+    if game.status != "finished":
+        return None
+    result = game.result or {}
+    winner = result.get("winner")
+    return {"winner": terms(loc)["seats"].get(winner, winner) if winner else None,
+            "reason": game_text.text(result.get("reason_message") or result.get("reason"), loc),
+            "seed": game.seed}
+
+
+def _open_context(session, game: Game, loc: str) -> dict:
+    user = reader()
+    rows = lobby.seat_rows(session, game.id)
+    names = terms(loc)["seats"]
+    seats = [{"seat": r.seat, "name": names.get(r.seat, r.seat), "taken": r.user_id is not None,
+              "mine": user is not None and r.user_id == user.id,
+              "invited_me": user is not None and r.user_id is None
+              and r.invite_email == user.email} for r in rows]
+    return {"game": game, "seats": seats,
+            "may_start": user is not None and game.created_by == user.id
+            and all(s["taken"] for s in seats),
+            "signed_in": user is not None}
+
+
+def show_with_refusal(game_id: int, refusal: str):
+    """The game page with why the reader's request (join, start) was refused."""
+    with db.reading(db.session()) as session:
+        game, seat = _seat_and_game(session, game_id)
+        return _page(session, game, seat, refusal=refusal, status=409)

@@ -1,0 +1,124 @@
+"""The lobby: the reader's games (those waiting for their move first), the public games, and
+the form that creates a game of 1960 (edition, options, deadlines, opponent by email); joining
+by invitation and starting a game whose seats are all taken."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, request
+
+from server import db
+from server.mail.terms import terms
+from server.models import Game, User
+from server.services import games, lobby, outbox
+from server.services.lobby import LobbyError
+from server.web.accounts import check_form, reader, sign_in_page
+from server.web.pages import page
+from server.web.words import _, locale
+
+bp = Blueprint("lobby", __name__)
+
+STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
+
+
+def _row(session, game: Game, user, names: dict) -> dict:
+    seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
+    return {"id": game.id, "status": game.status, "edition": game.options.get("edition", "gmt"),
+            "seat": names.get(seat, seat) if seat else None, "public": game.public,
+            "your_move": bool(seat) and games.your_move(session, game, seat),
+            "deadline_at": game.deadline_at}
+
+
+@bp.get("/")
+def home():
+    user = reader()
+    names = terms(locale())["seats"]
+    with db.reading(db.session()) as session:
+        mine = []
+        if user is not None:
+            account = session.get(User, user.id)
+            mine = [_row(session, g, user, names) for g in lobby.games_of(session, account)]
+            mine.sort(key=lambda r: (not r["your_move"], r["status"] == "finished", -r["id"]))
+        public = [_row(session, g, user, names) for g in lobby.public_games(session)
+                  if g.status != "finished"][:50]
+    return page("lobby.html", 200, locale(), user=user, mine=mine, public=public,
+                error=None, form={}, seat_names=names)
+
+
+@bp.post("/games/new")
+def create():
+    user = reader()
+    if user is None:
+        return sign_in_page("/", 401, _("Sign in to create a game."))
+    refused = check_form()
+    form = request.form
+    if refused:
+        return _lobby_error(refused, 400, form)
+    my_seat = form.get("seat", "kennedy")
+    other = "nixon" if my_seat == "kennedy" else "kennedy"
+    options = {"edition": form.get("edition", "gmt"),
+               "vp_cards": form.get("vp_cards") == "on",
+               "restricted_positioning": form.get("restricted_positioning") == "on"}
+    try:
+        timing = {"decision_hours": int(form.get("decision_hours") or 72),
+                  "reminder_hours": [int(h) for h in (form.get("reminder_hours") or "24")
+                                     .replace(",", " ").split()],
+                  "on_deadline": form.get("on_deadline", "default")}
+    except ValueError:
+        return _lobby_error(_("Hours are whole numbers, like 72, and reminders a list like "
+                              "24 6."), 422, form)
+    opponent = (form.get("opponent") or "").strip() or None
+    with db.session() as session:
+        account = session.get(User, user.id)
+        try:
+            game, _codes = lobby.open_game(
+                session, account, "tmotp", options,
+                {my_seat: account.email, other: opponent}, public=form.get("public") == "on",
+                timing=timing)
+        except (LobbyError, ValueError) as exc:
+            return _lobby_error(str(getattr(exc, "detail", exc)), 422, form)
+    outbox.publish_written(db.get_engine())
+    return redirect(f"/games/{game.id}", 303)
+
+
+def _lobby_error(message: str, status: int, form) -> object:
+    return page("lobby.html", status, locale(), user=reader(), mine=[], public=[],
+                error=message, form=dict(form), seat_names=terms(locale())["seats"])
+
+
+@bp.get("/games/<int:game_id>/join")
+def join_page(game_id: int):
+    if reader() is None:
+        return sign_in_page(f"/games/{game_id}", 200,
+                            _("Sign in with the address the invitation came to, to take "
+                              "your seat."))
+    return redirect(f"/games/{game_id}", 303)
+
+
+@bp.post("/games/<int:game_id>/join")
+def join(game_id: int):
+    return _lobby_action(game_id, lambda session, account: lobby.join_game(
+        session, game_id, account, code=(request.form.get("code") or "").strip() or None))
+
+
+@bp.post("/games/<int:game_id>/start")
+def start(game_id: int):
+    return _lobby_action(game_id, lambda session, account: lobby.start_game(
+        session, game_id, account))
+
+
+def _lobby_action(game_id: int, act):
+    user = reader()
+    if user is None:
+        return sign_in_page(f"/games/{game_id}", 401, _("Sign in first."))
+    refused = check_form()
+    if refused is None:
+        with db.session() as session:
+            try:
+                act(session, session.get(User, user.id))
+            except LobbyError as exc:
+                refused = str(exc)
+    outbox.publish_written(db.get_engine())
+    if refused:
+        from server.web.board import show_with_refusal
+        return show_with_refusal(game_id, refused)
+    return redirect(f"/games/{game_id}", 303)

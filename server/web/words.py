@@ -1,0 +1,26 @@
+"""The pages' own words in the reader's language (the mails' catalogues, server/translations):
+``_("...")`` translates now, ``N_("...")`` marks a message to translate later; both are
+extracted by pybabel (babel.cfg)."""
+
+from __future__ import annotations
+
+from flask import request
+from flask_login import current_user
+
+from server.mail import render as mail_render
+
+
+def locale() -> str:
+    """The reader's language: their account's, else the browser's first that we have."""
+    if current_user and current_user.is_authenticated:
+        return mail_render.supported(current_user.locale)
+    return request.accept_languages.best_match(mail_render.LOCALES) or "en"
+
+
+def _(message: str, **args) -> str:
+    text = mail_render.gettext(message, locale())
+    return text % args if args else text
+
+
+def N_(message: str) -> str:
+    return message

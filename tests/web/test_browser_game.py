@@ -1,0 +1,120 @@
+"""A complete game of 1960 played in real headless Chromium, by two browser contexts (one per
+player, each with its own cookies), only through the pages: sign-in by the mailed link, the
+lobby's form, joining, starting, and every decision answered on the game page (a random legal
+choice). The Campaign Strategy and Debate steps resolve when both have chosen (Celery runs
+inline here). One move is made by following a signed link from a decision mail the test's SMTP
+server caught. Screenshots of the board are kept in test-artifacts/screenshots/. No page
+served to one seat names a card the other holds, and none shows a traceback."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from markupsafe import escape
+from sqlmodel import Session
+
+from server.mail.summary_tmotp import card_name
+from server.models import Game
+from tests.server.api.conftest import running_app
+from tests.services import free_port
+from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
+from tests.web.pages_helpers import SIGN_IN_LINK
+
+MAX_DECISIONS = 3000
+
+
+def sign_in(page, base: str, email: str, catcher) -> None:
+    before = len(catcher.to(email))
+    page.goto(f"{base}/sign-in")
+    page.get_by_label("Your email address").fill(email)
+    page.get_by_role("button", name="Send me a sign-in link").click()
+    page.wait_for_selector("text=Check your mail")
+    mail = catcher.wait_for_to(email, before + 1)[-1]
+    link = SIGN_IN_LINK.search(mail.get_body(("plain",)).get_content()).group(1)
+    page.goto(link)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_selector(f"text=Signed in as {email}")
+
+
+def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browser):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with running_app(tmp_path, api_db_url) as app:
+        app.config["BASE_URL"] = base
+        engine = app.extensions["whistlestop.db"]
+        with LiveServer(app, port):
+            jack_ctx, dick_ctx = browser.new_context(), browser.new_context()
+            jack, dick = jack_ctx.new_page(), dick_ctx.new_page()
+            sign_in(jack, base, "jack@example.org", smtp_catcher)
+            sign_in(dick, base, "dick@example.org", smtp_catcher)
+
+            jack.goto(base + "/")
+            jack.get_by_label("Opponent's email").fill("dick@example.org")
+            jack.get_by_role("button", name="Create the game").click()
+            gid = int(re.search(r"/games/(\d+)", jack.url).group(1))
+            dick.goto(f"{base}/games/{gid}")
+            dick.get_by_role("button", name="Take my seat").click()
+            jack.goto(f"{base}/games/{gid}")
+            jack.get_by_role("button", name="Start the game").click()
+            screenshot(jack, "01-started-kennedy")
+
+            follow_a_mailed_link(dick, jack, smtp_catcher, gid)
+
+            rng, shots, decisions = random.Random(11), 0, 0
+            players = {"kennedy": jack, "nixon": dick}
+            while decisions < MAX_DECISIONS:
+                with Session(engine) as s:
+                    game = s.get(Game, gid)
+                    status, hands = game.status, (game.state or {}).get("hands", {})
+                if status == "finished":
+                    break
+                moved = False
+                for seat, page in players.items():
+                    page.goto(f"{base}/games/{gid}")
+                    html = page.content()
+                    assert "Traceback" not in html
+                    other = "nixon" if seat == "kennedy" else "kennedy"
+                    board = html.split('id="log-h"', 1)[0]
+                    for card in set(hands.get(other, [])) - set(hands.get(seat, [])):
+                        assert str(escape(card_name(card))) not in board, (seat, card)
+                    choices = page.locator('input[name="action"]')
+                    if choices.count() == 0:
+                        continue
+                    choices.nth(rng.randrange(choices.count())).check()
+                    page.get_by_role("button", name="Send").click()
+                    page.wait_for_load_state()
+                    assert "Refused" not in page.content(), page.content()[:3000]
+                    decisions += 1
+                    moved = True
+                    if decisions % 60 == 1:
+                        shots += 1
+                        screenshot(page, f"{shots + 1:02d}-decision-{decisions}-{seat}")
+                assert moved, "nobody has a decision, yet the game is not over"
+            assert status == "finished", f"not over after {decisions} decisions"
+            jack.goto(f"{base}/games/{gid}")
+            assert "Game over" in jack.content()
+            screenshot(jack, "99-final-kennedy")
+            jack.emulate_media(media="print")
+            screenshot(jack, "99-final-print")
+            jack_ctx.close()
+            dick_ctx.close()
+
+
+def follow_a_mailed_link(*pages_and_more) -> None:
+    """The seat asked first opens a choice link of its decision mail (from the SMTP server's
+    copy) in its browser, confirms on the page the link opens, and the move is committed."""
+    dick, jack, catcher, gid = pages_and_more
+    for page, address in ((jack, "jack@example.org"), (dick, "dick@example.org")):
+        mails = [m for m in catcher.to(address) if "/decide/" in m.get_body(("html",)).get_content()]
+        if mails:
+            break
+    assert mails, [(m["To"], m["Subject"]) for m in catcher.received()]
+    html = mails[-1].get_body(("html",)).get_content()
+    link = re.search(r'href="([^"]+/games/%d/decide/[^"]+)"' % gid, html).group(1)
+    page.goto(link.replace("&amp;", "&"))
+    page.get_by_role("button", name="Commit this choice").click()
+    page.wait_for_load_state()
+    assert "has been used" not in page.content()
+    page.goto(link.replace("&amp;", "&"))  # the same link again: used, nothing done twice
+    assert "used already" in page.content()
