@@ -203,3 +203,22 @@ def test_the_sign_in_mail_reaches_a_user_who_takes_no_mail_and_no_webhook(app, s
         found = recipients.envelopes(s, rows[-1], MailSettings.from_config(app.config))
         assert [e.mail for e in found] == [True]
         assert webhooks.posts(s, found) == []
+
+
+@pytest.mark.parametrize("language, words", [("ja", ["サインイン", "あなたのゲーム"]),
+                                             ("es", ["Entrar", "Tus partidas"])])
+def test_pages_speak_the_readers_language(app, smtp_catcher, language, words):
+    """A reader not signed in is answered in their browser's language; a new account takes
+    it, and the game page then speaks it too (names in the rulebook's words)."""
+    reader = Reader(app, smtp_catcher, f"{language}@example.org")
+    headers = {"Accept-Language": f"{language},en;q=0.5"}
+    lobby = reader.get("/", headers=headers).data.decode()
+    for word in words:
+        assert word in lobby, word
+    token = csrf(reader.get("/sign-in", headers=headers).data)
+    reader.client.post("/sign-in", headers=headers, data={
+        "csrf_token": token, "email": reader.email, "next": "/"})
+    link = path_of(sign_in_link(smtp_catcher.wait_for_to(reader.email, 1)[-1]))
+    reader.client.post(link, data={"csrf_token": csrf(reader.get(link).data)})
+    signed_in = reader.get("/").data.decode()  # no header now: the account's language
+    assert words[1] in signed_in
