@@ -119,12 +119,14 @@ def _card(card_id: int, loc: str) -> dict:
 
 
 def _persistent(view: dict, loc: str) -> list[str]:
-    found = []
-    for ids in (view.get("persistent") or {}).values():
-        found.extend(summary_tmotp.card_name(c, loc) for c in ids)
-    found.extend(summary_tmotp.card_name(e["card"], loc) if isinstance(e, dict) and "card" in e
-                 else str(e) for e in view.get("effects") or [])
-    return found
+    """The events in force: those kept on the board (for the Debates, Election Day,
+    prevention) and those in force this turn (card ids, engine/games/tmotp/effects.py). An
+    event in force is public even when its card has come back into a hand."""
+    ids: list[int] = []
+    for kept in (view.get("persistent") or {}).values():
+        ids.extend(kept)
+    ids.extend(view.get("effects") or [])
+    return [summary_tmotp.card_name(int(c), loc) for c in dict.fromkeys(ids)]
 
 
 def _decision(decision: dict | None, loc: str) -> dict | None:

@@ -54,3 +54,13 @@ def sign_in_link(mail) -> str:
     found = SIGN_IN_LINK.search(text)
     assert found, text
     return found.group(1)
+
+
+EVENTS = re.compile(r'<section id="events".*?</section>', re.S)
+
+
+def hidden_part(page: str) -> str:
+    """The page without what names cards publicly: the log (cards played) and the events in
+    force (an event stays in force after its card was reshuffled and drawn again). What is left
+    must never name a card the other seat holds."""
+    return EVENTS.sub("", page.split('id="log-h"', 1)[0])

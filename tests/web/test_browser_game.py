@@ -19,7 +19,7 @@ from server.models import Game
 from tests.server.api.conftest import running_app
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
-from tests.web.pages_helpers import SIGN_IN_LINK
+from tests.web.pages_helpers import SIGN_IN_LINK, hidden_part
 
 MAX_DECISIONS = 3000
 
@@ -75,7 +75,7 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
                     html = page.content()
                     assert "Traceback" not in html
                     other = "nixon" if seat == "kennedy" else "kennedy"
-                    board = html.split('id="log-h"', 1)[0]
+                    board = hidden_part(html)
                     for card in set(hands.get(other, [])) - set(hands.get(seat, [])):
                         assert str(escape(card_name(card))) not in board, (seat, card)
                     choices = page.locator('input[name="action"]')

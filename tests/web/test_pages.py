@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from server import db
 from server.mail.summary_tmotp import card_name
 from server.models import Game, UsedSignIn
-from tests.web.pages_helpers import Reader, csrf, path_of, sign_in_link
+from tests.web.pages_helpers import Reader, csrf, hidden_part, path_of, sign_in_link
 
 
 @pytest.fixture
@@ -134,7 +134,7 @@ def test_the_game_page_shows_the_seats_view_and_never_the_other_hand(app, jack, 
             theirs = set(state["hands"][other]) - mine
             # The log tells cards played (public); the rest of the page never names a card
             # the other seat holds now, and the seat's own hand is all there.
-            board = page.split('id="log-h"', 1)[0]
+            board = hidden_part(page)
             for card in theirs:
                 assert str(escape(card_name(card))) not in board, (seat, card)
             for card in mine:
@@ -222,3 +222,11 @@ def test_pages_speak_the_readers_language(app, smtp_catcher, language, words):
     reader.client.post(link, data={"csrf_token": csrf(reader.get(link).data)})
     signed_in = reader.get("/").data.decode()  # no header now: the account's language
     assert words[1] in signed_in
+
+
+def test_events_in_force_are_named_once_by_their_cards():
+    from server.web.board import _persistent
+
+    view = {"persistent": {"debate": [18], "election_day": [], "prevention": [18]},
+            "effects": [31]}
+    assert _persistent(view, "en") == [card_name(18), card_name(31)]
