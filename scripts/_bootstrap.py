@@ -7,8 +7,10 @@ the last successful one; a hash stamp in .venv/ remembers it.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -65,9 +67,6 @@ def ensure_test_packages() -> None:
     """Install the Debian packages of the servers and the browser the tests use, when missing
     and this machine can (apt-get, as root or with sudo); else the tests that need one fail
     saying how to install it."""
-    import glob
-    import shutil
-
     need = [package for package, command, elsewhere in TEST_PACKAGES
             if not shutil.which(command) and not any(glob.glob(g) for g in elsewhere)]
     if not need or not shutil.which("apt-get"):

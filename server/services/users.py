@@ -45,11 +45,12 @@ def create_user(session: Session, email: str, display_name: str = "", locale: st
     return user
 
 
-def find_or_create_user(session: Session, email: str) -> User:
-    """The user of an address, created (without a token) on first use; flushes, no commit."""
+def find_or_create_user(session: Session, email: str, locale: str = "en") -> User:
+    """The user of an address, created (without a token, reading ``locale``) on first use;
+    flushes, no commit."""
     user = find_user(session, email)
     if user is None:
-        user = create_user(session, email, commit=False)
+        user = create_user(session, email, locale=locale, commit=False)
     return user
 
 

@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import Blueprint, Flask, current_app, redirect, request, session as cookie
-from flask_login import LoginManager, current_user, login_user, logout_user
-from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
+from flask_login import LoginManager, login_user, logout_user
+from flask_wtf.csrf import validate_csrf
+from marshmallow import ValidationError, validate
+from sqlalchemy.exc import IntegrityError
+from wtforms import ValidationError as CsrfRefused
 
 from server import db
 from server.mail import render as mail_render
@@ -28,7 +31,6 @@ class WebUser:
     """The signed-in reader, as Flask-Login keeps it for a request."""
     id: int
     email: str
-    display_name: str
     locale: str
     is_authenticated: bool = True
     is_active: bool = True
@@ -39,7 +41,7 @@ class WebUser:
 
     @classmethod
     def of(cls, user: User) -> "WebUser":
-        return cls(user.id, user.email, user.display_name, user.locale)
+        return cls(user.id, user.email, user.locale)
 
 
 def init_app(app: Flask) -> None:
@@ -48,7 +50,6 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
     app.config.setdefault("SESSION_COOKIE_SECURE", app.config["BASE_URL"].startswith("https:"))
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a page may stay open for days
-    app.jinja_env.globals["csrf_token"] = generate_csrf
     app.register_blueprint(bp)
 
 
@@ -61,19 +62,23 @@ def _load(user_id: str) -> WebUser | None:
         return WebUser.of(user) if user is not None else None
 
 
-def reader() -> WebUser | None:
-    """The signed-in reader, or None."""
-    return current_user if current_user.is_authenticated else None
-
-
 def check_form() -> str | None:
     """None when the form carries this browser's CSRF token; else why it is refused."""
     try:
         validate_csrf(request.form.get("csrf_token"))
         return None
-    except (CSRFError, Exception):  # flask_wtf raises ValidationError
+    except CsrfRefused:
         return _("This form has expired or did not come from this site: reload the page and "
                  "try again.")
+
+
+def is_email(text: str) -> bool:
+    """Whether ``text`` is an email address, as the API's schemas check one (marshmallow)."""
+    try:
+        validate.And(validate.Length(max=320), validate.Email())(text)
+        return True
+    except ValidationError:
+        return False
 
 
 def sign_in_page(next_path: str = "/", status: int = 200, error: str | None = None,
@@ -94,13 +99,15 @@ def send():
     email = (request.form.get("email") or "").strip()
     if refused:
         return sign_in_page(next_path, 400, refused, email)
-    if "@" not in email or len(email) > 320 or any(c.isspace() for c in email):
+    if not is_email(email):
         return sign_in_page(next_path, 422, _("Give the email address you play with, like "
                                               "name@example.org."), email)
     with db.session() as session:
-        user = users.find_user(session, email)
-        if user is None:
-            user = users.create_user(session, email, "", locale())
+        try:
+            user = users.find_or_create_user(session, email, locale())
+        except IntegrityError:  # created meanwhile by the same request sent twice
+            session.rollback()
+            user = users.find_user(session, email)
         sign_in.request(session, user, next_path)
         session.commit()
     outbox.publish_written(db.get_engine())

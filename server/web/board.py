@@ -19,8 +19,8 @@ from server.mail.terms import terms
 from server.models import Game
 from server.services import games, lobby, play
 from server.web import board_map
-from server.web.accounts import check_form, reader
-from server.web.pages import page
+from server.web.accounts import check_form
+from server.web.pages import page, reader
 from server.web.words import _, locale
 
 bp = Blueprint("board", __name__)
@@ -49,32 +49,37 @@ def show(game_id: int):
 def order(game_id: int):
     """The decision form's answer: the chosen action, or order lines typed in the notation."""
     with db.reading(db.session()) as session:
-        game, seat = _seat_and_game(session, game_id)
+        _game, seat = _seat_and_game(session, game_id)
     if seat is None:
         abort(403)
     refused = check_form()
     if refused:
-        with db.reading(db.session()) as session:
-            return _page(session, session.get(Game, game_id), seat, refusal=refused, status=400)
-    try:
-        step = int(request.form.get("step", ""))
-    except ValueError:
-        step = -1
-    lines = [line.strip() for line in (request.form.get("lines") or "").splitlines()
+        return _answer(game_id, seat, refusal=refused, status=400)
+    lines = [line.strip() for line in [request.form.get("action") or "",
+                                       *(request.form.get("lines") or "").splitlines()]
              if line.strip()]
-    if request.form.get("action"):
-        lines = [request.form["action"].strip()] + lines
     if not lines:
-        with db.reading(db.session()) as session:
-            return _page(session, session.get(Game, game_id), seat, status=422,
-                         refusal=_("Choose one of the choices, or write an order, then send."))
-    outcome = play.order(game_id, seat, step, lines)
+        return _answer(game_id, seat, status=422,
+                       refusal=_("Choose one of the choices, or write an order, then send."))
+    step = request.form.get("step", "")
+    outcome = play.order(game_id, seat, int(step) if step.isdigit() else -1, lines)
     if outcome.accepted and outcome.reason is None:
         return redirect(f"/games/{game_id}?done={outcome.status}", 303)
+    return _answer(game_id, seat, outcome=outcome,
+                   status=200 if outcome.accepted else 409 if outcome.status == "stale" else 422)
+
+
+def _answer(game_id: int, seat: str, **answer):
+    """The game page as it is now, with the answer to the reader's request."""
     with db.reading(db.session()) as session:
-        return _page(session, session.get(Game, game_id), seat, outcome=outcome,
-                     status=200 if outcome.accepted else 409 if outcome.status == "stale"
-                     else 422)
+        return _page(session, session.get(Game, game_id), seat, **answer)
+
+
+def show_with_refusal(game_id: int, refusal: str, status: int):
+    """The game page with why the reader's request (join, start) was refused."""
+    with db.reading(db.session()) as session:
+        game, seat = _seat_and_game(session, game_id)
+        return _page(session, game, seat, refusal=refusal, status=status)
 
 
 def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str | None = None,
@@ -166,10 +171,3 @@ def _open_context(session, game: Game, loc: str) -> dict:
             "may_start": user is not None and game.created_by == user.id
             and all(s["taken"] for s in seats),
             "signed_in": user is not None}
-
-
-def show_with_refusal(game_id: int, refusal: str):
-    """The game page with why the reader's request (join, start) was refused."""
-    with db.reading(db.session()) as session:
-        game, seat = _seat_and_game(session, game_id)
-        return _page(session, game, seat, refusal=refusal, status=409)

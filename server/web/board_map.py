@@ -13,7 +13,6 @@ text drawn on them (tests/web/test_board_map.py computes it).
 """
 from markupsafe import Markup, escape
 
-from engine.games.tmotp.data import STATES
 
 _ROWS = ("AK . . . . . . . . . . ME",
          ". . . . . . . . . . VT NH",
@@ -59,15 +58,14 @@ def _token_text(seat: str, seat_names: dict[str, str], words: dict[str, str]) ->
 
 def svg(states: list[dict], tokens: dict[str, str], *, seat_names: dict[str, str],
         words: dict[str, str], title: str) -> Markup:
-    """Return the board as one <svg> element, every piece of text in it escaped."""
+    """Return the board as one <svg> element, every piece of text in it escaped. ``states``
+    has every state (a view has all 50)."""
     given = {s["code"]: s for s in states}
     step = TILE + GAP
     width, height = COLUMNS * step - GAP, ROWS * step - GAP
     tiles, described, placed = [], [], []
     for code in sorted(TILES):
-        state = given.get(code) or {"code": code, "name": STATES[code]["name"],
-                                    "ev": STATES[code]["ev"], "leader": None,
-                                    "leader_seat": None, "cubes": 0, "carried": False}
+        state = given[code]
         seat = state.get("leader_seat") if state.get("leader_seat") in TOKEN_COLOURS else None
         carried = bool(seat and state.get("carried"))
         fill, ink = COLOURS[(seat or "none", carried)]
@@ -97,7 +95,7 @@ def svg(states: list[dict], tokens: dict[str, str], *, seat_names: dict[str, str
         cx, cy = col * step + TILE - 8, row * step + 8
         disc, letter = TOKEN_COLOURS[seat]
         text = _token_text(seat, seat_names, words)
-        placed.append(f"{given.get(code, STATES[code])['name']}: {text}")  # "here" needs a place
+        placed.append(f"{given[code]['name']}: {text}")  # "here" needs a place
         tiles.append(f'<g class="token {seat}" data-token="{seat}" data-at="{escape(code)}">'
                      f"<title>{escape(text)}</title>"
                      f'<circle cx="{cx}" cy="{cy}" r="7.5" fill="{disc}" stroke="#ffffff" '

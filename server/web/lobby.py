@@ -11,8 +11,9 @@ from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, lobby, outbox
 from server.services.lobby import LobbyError
-from server.web.accounts import check_form, reader, sign_in_page
-from server.web.pages import page
+from server.web.accounts import check_form, is_email, sign_in_page
+from server.web.board import show_with_refusal
+from server.web.pages import page, reader
 from server.web.words import _, locale
 
 bp = Blueprint("lobby", __name__)
@@ -22,10 +23,9 @@ STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 
 def _row(session, game: Game, user, names: dict) -> dict:
     seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
-    return {"id": game.id, "status": game.status, "edition": game.options.get("edition", "gmt"),
-            "seat": names.get(seat, seat) if seat else None, "public": game.public,
-            "your_move": bool(seat) and games.your_move(session, game, seat),
-            "deadline_at": game.deadline_at}
+    return {"id": game.id, "status": game.status,
+            "seat": names.get(seat, seat) if seat else None,
+            "your_move": bool(seat) and games.your_move(session, game, seat)}
 
 
 @bp.get("/")
@@ -67,6 +67,9 @@ def create():
         return _lobby_error(_("Hours are whole numbers, like 72, and reminders a list like "
                               "24 6."), 422, form)
     opponent = (form.get("opponent") or "").strip() or None
+    if opponent is not None and not is_email(opponent):
+        return _lobby_error(_("Give the opponent's email address, like name@example.org, or "
+                              "leave it empty to invite with a code."), 422, form)
     with db.session() as session:
         account = session.get(User, user.id)
         try:
@@ -74,13 +77,13 @@ def create():
                 session, account, "tmotp", options,
                 {my_seat: account.email, other: opponent}, public=form.get("public") == "on",
                 timing=timing)
-        except (LobbyError, ValueError) as exc:
-            return _lobby_error(str(getattr(exc, "detail", exc)), 422, form)
+        except LobbyError as exc:
+            return _lobby_error(exc.reason, STATUS[exc.kind], form)
     outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game.id}", 303)
 
 
-def _lobby_error(message: str, status: int, form) -> object:
+def _lobby_error(message: str, status: int, form):
     return page("lobby.html", status, locale(), user=reader(), mine=[], public=[],
                 error=message, form=dict(form), seat_names=terms(locale())["seats"])
 
@@ -111,14 +114,12 @@ def _lobby_action(game_id: int, act):
     if user is None:
         return sign_in_page(f"/games/{game_id}", 401, _("Sign in first."))
     refused = check_form()
-    if refused is None:
-        with db.session() as session:
-            try:
-                act(session, session.get(User, user.id))
-            except LobbyError as exc:
-                refused = str(exc)
-    outbox.publish_written(db.get_engine())
     if refused:
-        from server.web.board import show_with_refusal
-        return show_with_refusal(game_id, refused)
+        return show_with_refusal(game_id, refused, 400)
+    with db.session() as session:
+        try:
+            act(session, session.get(User, user.id))
+        except LobbyError as exc:
+            return show_with_refusal(game_id, exc.reason, STATUS[exc.kind])
+    outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game_id}", 303)

@@ -7,6 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from flask import make_response
+from flask_login import current_user
+from flask_wtf.csrf import generate_csrf
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from server.mail import render as mail_render
@@ -23,11 +25,14 @@ def environment(locale: str) -> Environment:
     return env
 
 
-def page(template: str, status: int = 200, locale: str = "en", **context):
-    from flask_login import current_user
-    from flask_wtf.csrf import generate_csrf
+def reader():
+    """The signed-in reader (server/web/accounts.py), or None."""
+    return current_user if current_user.is_authenticated else None
 
-    context.setdefault("user", current_user if current_user.is_authenticated else None)
+
+def page(template: str, status: int = 200, locale: str = "en", **context):
+    """The template in ``locale`` with the reader (``user``) and the forms' ``csrf_token``."""
+    context.setdefault("user", reader())
     html = environment(mail_render.supported(locale)).get_template(template).render(
         locale=mail_render.supported(locale), csrf_token=generate_csrf, **context)
     response = make_response(html, status)

@@ -5,15 +5,16 @@ extracted by pybabel (babel.cfg)."""
 from __future__ import annotations
 
 from flask import request
-from flask_login import current_user
 
 from server.mail import render as mail_render
+from server.web.pages import reader
 
 
 def locale() -> str:
     """The reader's language: their account's, else the browser's first that we have."""
-    if current_user and current_user.is_authenticated:
-        return mail_render.supported(current_user.locale)
+    user = reader()
+    if user is not None:
+        return mail_render.supported(user.locale)
     return request.accept_languages.best_match(mail_render.LOCALES) or "en"
 
 

@@ -12,10 +12,10 @@ import random
 import re
 
 from markupsafe import escape
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from server.mail.summary_tmotp import card_name
-from server.models import Game
+from server.models import Game, Order
 from tests.server.api.conftest import running_app
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
@@ -59,10 +59,10 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
             jack.get_by_role("button", name="Start the game").click()
             screenshot(jack, "01-started-kennedy")
 
-            follow_a_mailed_link(dick, jack, smtp_catcher, gid)
-
-            rng, shots, decisions = random.Random(11), 0, 0
             players = {"kennedy": jack, "nixon": dick}
+            follow_a_mailed_link(players, smtp_catcher, gid, engine)
+
+            rng, shots, decisions = random.Random(11), 1, 0
             while decisions < MAX_DECISIONS:
                 with Session(engine) as s:
                     game = s.get(Game, gid)
@@ -89,7 +89,7 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
                     moved = True
                     if decisions % 60 == 1:
                         shots += 1
-                        screenshot(page, f"{shots + 1:02d}-decision-{decisions}-{seat}")
+                        screenshot(page, f"{shots:02d}-decision-{decisions}-{seat}")
                 assert moved, "nobody has a decision, yet the game is not over"
             assert status == "finished", f"not over after {decisions} decisions"
             jack.goto(f"{base}/games/{gid}")
@@ -101,20 +101,30 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
             dick_ctx.close()
 
 
-def follow_a_mailed_link(*pages_and_more) -> None:
-    """The seat asked first opens a choice link of its decision mail (from the SMTP server's
-    copy) in its browser, confirms on the page the link opens, and the move is committed."""
-    dick, jack, catcher, gid = pages_and_more
-    for page, address in ((jack, "jack@example.org"), (dick, "dick@example.org")):
-        mails = [m for m in catcher.to(address) if "/decide/" in m.get_body(("html",)).get_content()]
-        if mails:
+def follow_a_mailed_link(players: dict, catcher, gid: int, engine) -> None:
+    """A seat asked something opens a choice link of its decision mail (the SMTP server's
+    copy) in its browser and confirms on the page the link opens: its order is recorded.
+    The same link again is refused as used."""
+    for seat, page in players.items():
+        address = f"{'jack' if seat == 'kennedy' else 'dick'}@example.org"
+        html = [m.get_body(("html",)).get_content() for m in catcher.to(address)]
+        links = [found.group(1) for found in
+                 (re.search(r'href="([^"]+/games/%d/decide/[^"]+)"' % gid, h) for h in html)
+                 if found]
+        if links:
             break
-    assert mails, [(m["To"], m["Subject"]) for m in catcher.received()]
-    html = mails[-1].get_body(("html",)).get_content()
-    link = re.search(r'href="([^"]+/games/%d/decide/[^"]+)"' % gid, html).group(1)
-    page.goto(link.replace("&amp;", "&"))
+    assert links, [(m["To"], m["Subject"]) for m in catcher.received()]
+    link = links[-1].replace("&amp;", "&")
+    before = _orders_of(engine, gid, seat)
+    page.goto(link)
     page.get_by_role("button", name="Commit this choice").click()
     page.wait_for_load_state()
-    assert "has been used" not in page.content()
-    page.goto(link.replace("&amp;", "&"))  # the same link again: used, nothing done twice
+    assert _orders_of(engine, gid, seat) == before + 1
+    page.goto(link)
     assert "used already" in page.content()
+    assert _orders_of(engine, gid, seat) == before + 1
+
+
+def _orders_of(engine, gid: int, seat: str) -> int:
+    with Session(engine) as s:
+        return len(s.exec(select(Order).where(Order.game_id == gid, Order.seat == seat)).all())

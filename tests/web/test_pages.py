@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from server import db
 from server.mail.summary_tmotp import card_name
 from server.models import Game, UsedSignIn
+from server.services import lobby
 from tests.web.pages_helpers import Reader, csrf, hidden_part, path_of, sign_in_link
 
 
@@ -141,8 +142,11 @@ def test_the_game_page_shows_the_seats_view_and_never_the_other_hand(app, jack, 
                 assert str(escape(card_name(card))) in board, (seat, card)
             step, choices = decision_form(page)
             if choices:
-                reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
-                                 {"step": step, "action": rng.choice(choices)})
+                answer = reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
+                                          {"step": step, "action": rng.choice(choices)})
+                assert answer.status_code == 303, answer.data[:800]
+    with Session(_engine(app)) as s:
+        assert s.get(Game, gid).step > 30  # the orders were played
 
 
 def test_illegal_stale_and_empty_orders_show_the_reason_and_the_decision_now(app, jack, dick):
@@ -165,6 +169,32 @@ def test_illegal_stale_and_empty_orders_show_the_reason_and_the_decision_now(app
         assert b"Traceback" not in answer.data
     with Session(_engine(app)) as s:
         assert s.get(Game, gid).step == step
+
+
+def test_lobby_refusals_say_why_and_change_nothing(app, jack, dick, smtp_catcher):
+    bad = jack.post_form("/", "/games/new", {"opponent": "dick at home", "seat": "kennedy"})
+    assert bad.status_code == 422 and b"opponent&#39;s email address" in bad.data
+    hours = jack.post_form("/", "/games/new", {"opponent": dick.email, "decision_hours": "x"})
+    assert hours.status_code == 422 and b"whole numbers" in hours.data
+    answer = jack.post_form("/", "/games/new", {"opponent": dick.email, "seat": "kennedy"})
+    gid = int(answer.headers["Location"].rsplit("/", 1)[1])
+    early = jack.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
+    assert early.status_code == 409 and b"Every seat needs a player" in early.data
+    stranger = Reader(app, smtp_catcher, "eve@example.org")
+    stranger.sign_in()
+    token = csrf(stranger.get("/").data)
+    # A private game: a wrong code does not even tell that the game exists.
+    hidden = stranger.client.post(f"/games/{gid}/join", data={"csrf_token": token,
+                                                              "code": "not-a-code"})
+    assert hidden.status_code == 404 and b"opens no seat" not in hidden.data
+    answer = jack.post_form("/", "/games/new", {"seat": "kennedy", "public": "on"})
+    public = int(answer.headers["Location"].rsplit("/", 1)[1])
+    wrong = stranger.client.post(f"/games/{public}/join", data={"csrf_token": token,
+                                                                "code": "not-a-code"})
+    assert wrong.status_code == 403 and b"opens no seat" in wrong.data
+    with Session(_engine(app)) as s:
+        assert len(s.exec(select(Game)).all()) == 2
+        assert [r.user_id for r in lobby.seat_rows(s, public)].count(None) == 1
 
 
 def test_a_private_game_is_not_found_by_others_and_a_spectator_sees_no_hand(app, jack, dick,
