@@ -62,11 +62,15 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
     if cfg["BROKER_URL"].startswith(("redis://", "rediss://", "redis+socket://")):
         # A message a worker took and never acknowledged (the worker was killed) is delivered
         # again after the visibility timeout; check for such messages often enough to honour it.
+        # The check takes a mutex in Redis; a worker killed while taking it (its request still
+        # in Redis's socket) would keep every worker from the check for kombu's 300 s: the
+        # mutex expires after at most the visibility timeout (and at least 5 s).
         timeout = float(cfg["BROKER_VISIBILITY_TIMEOUT"])
         settings["broker_transport_options"] = {
             "visibility_timeout": timeout,
             "unacked_restore_interval": max(1, min(10, int(timeout // 4))),
             "unacked_restore_throttle": 1,
+            "unacked_mutex_expire": max(5, min(300, int(timeout))),
         }
     if cfg["BROKER_URL"].startswith("filesystem://"):
         # kombu's filesystem transport, writing each message whole before it is visible.

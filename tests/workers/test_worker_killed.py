@@ -22,6 +22,8 @@ import re
 import signal
 import time
 
+import pytest
+
 from sqlmodel import select
 
 from server import db
@@ -157,3 +159,20 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
     finally:
         locker.close()
         admin.close()
+
+
+@pytest.mark.parametrize("visibility, mutex", [(1, 5), (60, 60), (3600, 300)])
+def test_a_worker_killed_while_checking_for_lost_messages_blocks_the_check_briefly(
+        whistlestop_env, visibility, mutex):
+    """kombu's check for unacknowledged messages holds a Redis mutex; a worker killed with the
+    mutex taken (its request still in Redis's socket, as when Redis was frozen) would block
+    every worker's check for kombu's 300 s: it expires with the visibility timeout, at least
+    5 s (the fresh-clone run met the 300 s: a message not delivered again within 30 s)."""
+    from server import config
+    from workers.celery_app import celery_settings
+
+    env = dict(whistlestop_env, WHISTLESTOP_BROKER_URL="redis://127.0.0.1:6379/0",
+               WHISTLESTOP_BROKER_VISIBILITY_TIMEOUT=str(visibility))
+    options = celery_settings(config.from_env(env))["broker_transport_options"]
+    assert options["visibility_timeout"] == visibility
+    assert options["unacked_mutex_expire"] == mutex
