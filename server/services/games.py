@@ -250,7 +250,7 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
                  actions: list[str], *,
                  before_commit: Callable[[Session, OrderResult], None] | None = None,
                  then: Callable[[object, str], str | None] | None = None,
-                 now: datetime | None = None) -> OrderResult:
+                 now: datetime | None = None, atomic: bool = False) -> OrderResult:
     """Apply a sequential order now, or store a simultaneous one sealed until its step resolves.
 
     ``before_commit(session, result)`` runs in the order's transaction just before it commits
@@ -259,9 +259,13 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
     decide (the rest of what it started: Campaigning after a card played for CP, an event's
     choices), the next action to apply for it, or None to stop (deadline defaults).
     ``now``: the moment of the order (the deadline sweeper's clock), default the clock's now.
+    ``atomic``: a refused line refuses the whole order (a plan made on the web page is played
+    whole or not at all); otherwise the lines before it stand and the result says where it
+    stopped, as a mail reply's lines do.
     """
     try:
-        return _submit(session, game_id, seat, step, list(actions), before_commit, then, now)
+        return _submit(session, game_id, seat, step, list(actions), before_commit, then, now,
+                       atomic)
     except BaseException:
         session.rollback()
         raise
@@ -272,7 +276,7 @@ MAX_CONTINUED = 300
 
 
 def _submit(session, game_id, seat, step, actions, before_commit=None,
-            then=None, now=None) -> OrderResult:
+            then=None, now=None, atomic=False) -> OrderResult:
     game = _get_game(session, game_id)
     if game.status != "active":
         raise IllegalAction(plain("The game is over.") if game.status == "finished"
@@ -305,6 +309,10 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         except ActionError as exc:
             if i == 0:
                 raise
+            if atomic:
+                raise type(exc)(plain("Line {n} of your order, {action}, was refused, so none "
+                                      "of it was played: {reason}", n=i + 1, action=text,
+                                      reason=exc.reason), exc.legal) from exc
             result.stopped_at, result.reason, result.legal = i, exc.reason, exc.legal
             break
     if then is not None and result.stopped_at is None:

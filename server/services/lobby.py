@@ -18,13 +18,20 @@ from server.services import games as orders
 from server.services.users import normalize_email, sha256_hex
 
 
-class LobbyError(Exception):
-    """A refused lobby request. ``kind`` is one of not_found, forbidden, conflict, invalid."""
+def N_(template: str) -> str:
+    """Marks a reason for the catalogues (babel.cfg); the web pages tell it translated."""
+    return template
 
-    def __init__(self, kind: str, reason: str):
-        self.kind = kind
-        self.reason = reason
-        super().__init__(reason)
+
+class LobbyError(Exception):
+    """A refused lobby request. ``kind`` is one of not_found, forbidden, conflict, invalid;
+    ``reason`` its English text, made of ``template`` % ``args`` (the pages translate the
+    template, server/translations)."""
+
+    def __init__(self, kind: str, template: str, **args):
+        self.kind, self.template, self.args = kind, template, args
+        self.reason = template % args if args else template
+        super().__init__(self.reason)
 
 
 def seats_of(game_type: str, options: dict | None) -> tuple[str, ...]:
@@ -44,23 +51,25 @@ def check_timing(timing: dict | None) -> dict:
     timing = {**TIMING_DEFAULTS, **(timing or {})}
     unknown = set(timing) - set(TIMING_DEFAULTS)
     if unknown:
-        raise LobbyError("invalid", f"Unknown timing setting(s) {', '.join(sorted(unknown))}; "
-                         f"they are {', '.join(TIMING_DEFAULTS)}.")
+        raise LobbyError("invalid", N_("Unknown timing setting(s) %(unknown)s; they are %(known)s."),
+                         unknown=", ".join(sorted(unknown)), known=", ".join(TIMING_DEFAULTS))
     hours = timing["decision_hours"]
     if not isinstance(hours, int) or isinstance(hours, bool) or not (
             0 <= hours <= MAX_DECISION_HOURS):
-        raise LobbyError("invalid", f"decision_hours is a whole number of hours from 1 to "
-                         f"{MAX_DECISION_HOURS}, or 0 for no time limit.")
+        raise LobbyError("invalid", N_("decision_hours is a whole number of hours from 1 to %(most)s, "
+                                         "or 0 for no time limit."), most=MAX_DECISION_HOURS)
     reminders = timing["reminder_hours"]
     if (not isinstance(reminders, list) or len(reminders) > MAX_REMINDERS
             or not all(isinstance(h, int) and not isinstance(h, bool) for h in reminders)
             or any(not 0 < h < max(hours, 1) for h in reminders)):
-        raise LobbyError("invalid", f"reminder_hours lists up to {MAX_REMINDERS} reminders, "
-                         f"each a whole number of hours before the deadline, more than 0 and "
-                         f"less than decision_hours ({hours}).")
+        raise LobbyError("invalid", N_("reminder_hours lists up to %(most)s reminders, each a whole "
+                                         "number of hours before the deadline, more than 0 and "
+                                         "less than decision_hours (%(hours)s)."),
+                         most=MAX_REMINDERS, hours=hours)
     if timing["on_deadline"] not in ("default", "forfeit"):
-        raise LobbyError("invalid", "on_deadline is \"default\" (the seat's filed default "
-                         "order, else the safe default) or \"forfeit\" (the seat loses).")
+        raise LobbyError("invalid", N_("on_deadline is \"default\" (the seat's filed default "
+                                         "order, else the safe default) or \"forfeit\" (the "
+                                         "seat loses)."))
     return {**timing, "reminder_hours": sorted(set(reminders), reverse=True)}
 
 
@@ -74,16 +83,17 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
     the code may take it). The creator takes a seat reserved for their own address at once.
     """
     if game_type not in engine.games():
-        raise LobbyError("invalid", f"There is no game '{game_type}'; the games are "
-                         f"{', '.join(engine.games())}.")
+        raise LobbyError("invalid", N_("There is no game '%(game)s'; the games are %(games)s."),
+                         game=game_type, games=", ".join(engine.games()))
     options = dict(options or {})
     names = seats_of(game_type, options)
     if set(seats) != set(names):
-        raise LobbyError("invalid", f"The seats of {game_type} are {', '.join(names)}; "
-                         "give each an email address or null.")
+        raise LobbyError("invalid", N_("The seats of %(game)s are %(seats)s; give each an email "
+                                         "address or null."), game=game_type,
+                         seats=", ".join(names))
     emails = [normalize_email(e) for e in seats.values() if e]
     if len(emails) != len(set(emails)):
-        raise LobbyError("invalid", "One person cannot take two seats in the same game.")
+        raise LobbyError("invalid", N_("One person cannot take two seats in the same game."))
     timing = check_timing(timing)
     seed = seed if seed is not None else secrets.token_hex(16)
     game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,
@@ -115,7 +125,7 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
 def _game(session: Session, game_id: int) -> Game:
     game = session.get(Game, game_id)
     if game is None:
-        raise LobbyError("not_found", "There is no such game.")
+        raise LobbyError("not_found", N_("There is no such game."))
     return game
 
 
@@ -153,32 +163,33 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
         game = _game(session, game_id)
         rows = seat_rows(session, game_id)
         if code is None and not may_see(session, game, user):
-            raise LobbyError("not_found", "There is no such game.")
+            raise LobbyError("not_found", N_("There is no such game."))
         if game.status != "open":
-            raise LobbyError("conflict", "The game has already started; its seats are taken.")
+            raise LobbyError("conflict", N_("The game has already started; its seats are taken."))
         if any(r.user_id == user.id for r in rows):
-            raise LobbyError("conflict", "You already have a seat in this game.")
+            raise LobbyError("conflict", N_("You already have a seat in this game."))
         if code is not None:
             matches = [r for r in rows if r.invite_token_hash == sha256_hex(code)]
             if not matches:
-                raise LobbyError("forbidden", "That invitation code opens no seat of this game.")
+                raise LobbyError("forbidden", N_("That invitation code opens no seat of this game."))
         else:
             matches = [r for r in rows if r.invite_email == user.email]
             if not matches:
-                raise LobbyError("forbidden", "You are not invited to a seat of this game; "
-                                 "ask its creator for an invitation code.")
+                raise LobbyError("forbidden", N_("You are not invited to a seat of this game; "
+                                 "ask its creator for an invitation code."))
         if seat is not None:
             matches = [r for r in matches if r.seat == seat]
             if not matches:
-                raise LobbyError("invalid", f"Your invitation is not for the seat '{seat}'.")
+                raise LobbyError("invalid", N_("Your invitation is not for the seat '%(seat)s'."),
+                                 seat=seat)
         row = matches[0]
         if row.user_id is not None:
-            raise LobbyError("conflict", f"The seat {row.seat} is already taken.")
+            raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=row.seat)
         # Compare-and-set on the seat: two people racing for one code get one seat.
         done = session.execute(update(Seat).where(Seat.id == row.id, Seat.user_id.is_(None))
                                .values(user_id=user.id, joined_at=utcnow()))
         if done.rowcount != 1:
-            raise LobbyError("conflict", f"The seat {row.seat} is already taken.")
+            raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=row.seat)
         session.add(OutboxMessage(kind="seat_joined", payload={
             "game_id": game_id, "seat": row.seat, "user_id": user.id}))
         session.commit()
@@ -193,15 +204,15 @@ def start_game(session: Session, game_id: int, user: User) -> Game:
     decisions are asked. Only its creator may start it."""
     game = _game(session, game_id)
     if not may_see(session, game, user):
-        raise LobbyError("not_found", "There is no such game.")
+        raise LobbyError("not_found", N_("There is no such game."))
     if game.created_by != user.id:
-        raise LobbyError("forbidden", "Only the game's creator can start it.")
+        raise LobbyError("forbidden", N_("Only the game's creator can start it."))
     if game.status != "open":
-        raise LobbyError("conflict", "The game has already started.")
+        raise LobbyError("conflict", N_("The game has already started."))
     empty = [r.seat for r in seat_rows(session, game_id) if r.user_id is None]
     if empty:
-        raise LobbyError("conflict", "Every seat needs a player before the game starts; "
-                         f"still open: {', '.join(empty)}.")
+        raise LobbyError("conflict", N_("Every seat needs a player before the game starts; "
+                                          "still open: %(seats)s."), seats=", ".join(empty))
     return orders.start(session, game)
 
 
@@ -214,7 +225,7 @@ def resign(session: Session, game_id: int, seat: str, *, step: int | None = None
     try:
         game = _game(session, game_id)
         if game.status != "active" or (step is not None and game.step != step):
-            raise LobbyError("conflict", "Only a game in play can be resigned.")
+            raise LobbyError("conflict", N_("Only a game in play can be resigned."))
         names = [r.seat for r in seat_rows(session, game_id)]
         others = [n for n in names if n not in (losers or [seat])]
         winner = others[0] if len(others) == 1 else None
@@ -234,7 +245,7 @@ def resign(session: Session, game_id: int, seat: str, *, step: int | None = None
                                        finished_at=utcnow(), updated_at=utcnow(),
                                        deadline_at=None, alarm_at=None))
         if done.rowcount != 1:
-            raise LobbyError("conflict", "The game changed meanwhile; try again.")
+            raise LobbyError("conflict", N_("The game changed meanwhile; try again."))
         for order in session.exec(select(Order).where(Order.game_id == game_id,
                                                       Order.status == "pending")).all():
             order.status = "superseded"
@@ -255,7 +266,7 @@ def spectate(session: Session, game_id: int, user: User) -> None:
     try:
         game = _game(session, game_id)
         if not may_see(session, game, user):
-            raise LobbyError("not_found", "There is no such game.")
+            raise LobbyError("not_found", N_("There is no such game."))
         exists = session.exec(select(Spectator).where(Spectator.game_id == game_id,
                                                       Spectator.user_id == user.id)).first()
         if exists is None and seat_of(session, game_id, user.id) is None:

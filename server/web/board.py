@@ -18,15 +18,12 @@ from server.mail import game_text, summary_tmotp
 from server.mail.terms import terms
 from server.models import Game
 from server.services import games, lobby, play
-from server.web import board_map
+from server.web import board_map, decision_form
 from server.web.accounts import check_form
 from server.web.pages import page, reader
 from server.web.words import _, locale
 
 bp = Blueprint("board", __name__)
-
-LISTED = 400  # legal actions offered as choices (beyond: the notation field)
-
 
 def _seat_and_game(session, game_id: int):
     """(game, the reader's seat or None); 404 when the reader may not see the game."""
@@ -47,26 +44,48 @@ def show(game_id: int):
 
 @bp.post("/games/<int:game_id>/order")
 def order(game_id: int):
-    """The decision form's answer: the chosen action, or order lines typed in the notation."""
+    """The decision form's answer (server/web/decision_form.py): a choice, a plan, or order
+    lines typed in the notation; a plan is played whole or not at all."""
     with db.reading(db.session()) as session:
-        _game, seat = _seat_and_game(session, game_id)
-    if seat is None:
-        abort(403)
-    refused = check_form()
+        game, seat = _seat_and_game(session, game_id)
+        if seat is None:
+            abort(403)
+        refused = check_form()
+        step = request.form.get("step", "")
+        step = int(step) if step.isdigit() else -1
+        stale = game.status == "active" and step != game.step
+        form = _form_now(session, game, seat) if not (refused or stale) else None
     if refused:
         return _answer(game_id, seat, refusal=refused, status=400)
-    lines = [line.strip() for line in [request.form.get("action") or "",
-                                       *(request.form.get("lines") or "").splitlines()]
-             if line.strip()]
+    if stale:  # a form of an earlier decision: its fields mean nothing now
+        return _answer(game_id, seat, outcome=play.Outcome("stale"), status=409)
+    if form is None:  # nothing asked of the seat now: the order service says why
+        lines, atomic = [line.strip() for line in (request.form.get("lines") or "").splitlines()
+                         if line.strip()] or [request.form.get("action") or "pass"], False
+    else:
+        try:
+            lines, atomic = decision_form.compose(request.form, form)
+        except decision_form.Refused as plan:
+            return _answer(game_id, seat, status=422, refusal=str(plan))
     if not lines:
         return _answer(game_id, seat, status=422,
                        refusal=_("Choose one of the choices, or write an order, then send."))
-    step = request.form.get("step", "")
-    outcome = play.order(game_id, seat, int(step) if step.isdigit() else -1, lines)
+    outcome = play.order(game_id, seat, step, lines, atomic=atomic)
     if outcome.accepted and outcome.reason is None:
         return redirect(f"/games/{game_id}?done={outcome.status}", 303)
     return _answer(game_id, seat, outcome=outcome,
                    status=200 if outcome.accepted else 409 if outcome.status == "stale" else 422)
+
+
+def _form_now(session, game: Game, seat: str) -> dict | None:
+    """The decision form the seat is shown now, or None when it is asked nothing."""
+    if game.status != "active" or game.state is None:
+        return None
+    state = game_engine.from_dict(game.state, copy=False)
+    decision = games.decision_for(session, game, seat, state)
+    if not decision["legal_actions"]:
+        return None
+    return decision_form.build(decision, state.view(seat), locale())
 
 
 def _answer(game_id: int, seat: str, **answer):
@@ -96,7 +115,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
     done = request.args.get("done") if outcome is None and refusal is None else None
     return page(
         "game.html", status, loc, game=game, seat=seat, summary=summary, view=view,
-        seat_name=names["seats"].get(seat) if seat else None,
+        seat_name=names["seats"].get(seat) if seat else None, round_name=round_name(view),
         map=board_map.svg(summary["states"], view.get("tokens") or {},
                           seat_names=names["seats"], words=_map_words(),
                           title=_("The states: who leads where, and by how many cubes")),
@@ -104,8 +123,18 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         bag=view.get("bag") or {}, seats=names["seats"],
         persistent=_persistent(view, loc),
         log=list(reversed(game_text.texts(view.get("note_messages", []), loc)))[:60],
-        decision=_decision(decision, loc), done=done, refusal=refusal,
+        decision=_decision(decision, view, loc), done=done, refusal=refusal,
         outcome=_outcome(outcome, loc), result=_result(game, view, loc))
+
+
+def round_name(view: dict) -> str:
+    """The part of the turn, in the rulebook's words (the engine's ``round``, ``phase``)."""
+    rnd = view.get("round")
+    if rnd == "activity":
+        return _("Activity Phase, round %(n)s of 5", n=view.get("phase"))
+    return {"initiative": _("Initiative"), "campaign_strategy": _("Campaign Strategy"),
+            "momentum": _("Momentum Phase"), "debates": _("The Debates"),
+            "election_day": _("Election Day"), "over": _("Game over")}.get(rnd, rnd or "")
 
 
 def _map_words() -> dict[str, str]:
@@ -114,13 +143,7 @@ def _map_words() -> dict[str, str]:
 
 
 def _card(card_id: int, loc: str) -> dict:
-    card = CARDS[card_id]
-    words = terms(loc)
-    return {"id": card_id, "name": summary_tmotp.card_name(card_id, loc), "cp": card["cp"],
-            "icon": words["seats"].get(card["icon"], card["icon"]) if card["icon"] else "",
-            "issue": words["issues"].get(card["issue"], "") if card.get("issue") else "",
-            "state": card.get("state") or "", "rest": card.get("rest"),
-            "effect": card.get("effect") or ""}
+    return {**decision_form.Words(loc).card(card_id), "rest": CARDS[card_id].get("rest")}
 
 
 def _persistent(view: dict, loc: str) -> list[str]:
@@ -134,12 +157,14 @@ def _persistent(view: dict, loc: str) -> list[str]:
     return [summary_tmotp.card_name(int(c), loc) for c in dict.fromkeys(ids)]
 
 
-def _decision(decision: dict | None, loc: str) -> dict | None:
+def _decision(decision: dict | None, view: dict, loc: str) -> dict | None:
+    """The decision section: what is asked and, while the seat may still answer (or change
+    its sealed choice), the form for exactly its legal actions."""
     if decision is None:
         return None
-    legal = decision["legal_actions"]
-    return {**decision, "prompt": game_text.text(decision["prompt"], loc),
-            "choices": legal[:LISTED], "more": max(0, len(legal) - LISTED)}
+    form = decision_form.build(decision, view, loc) if decision["legal_actions"] else None
+    return {**decision, "prompt": game_text.text(decision["prompt"], loc)
+            if decision["prompt"] else "", "form": form}
 
 
 def _outcome(outcome, loc: str) -> dict | None:

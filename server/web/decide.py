@@ -1,8 +1,11 @@
 """The page a signed link in a mail opens (server/services/links.py).
 
-GET shows the decision with the mail's choice described and a button; it never changes
-anything (mail scanners and link previews open every link). POST from that page commits the
-choice through the same order service as the API. A refused link says why on a clear page; a
+GET shows the decision with the mail's choice described and a button, and under it the same
+decision form as the game page (server/web/decision_form.py), the mail's choice ticked; it
+never changes anything (mail scanners and link previews open every link). POST from that page
+commits the mail's choice, or what the form says instead (the link vouches for its seat at its
+step, as every link of the same mail does), through the same order service as the API; either
+way the link is then used. A refused link says why on a clear page; a
 link whose step has moved on shows what happened since and the decision now, with new links.
 """
 
@@ -18,7 +21,9 @@ from server.mail.contexts import MAX_LISTED
 from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, links, play
+from server.web import decision_form
 from server.web.pages import page
+from server.web.words import _
 
 bp = Blueprint("decide", __name__)
 
@@ -53,8 +58,21 @@ def commit(game_id: int, token: str):
         game = session.get(Game, game_id)
         if game.status != "active" or game.step != link.step:
             return _decision_page(session, link, confirm=False)
+        lines, atomic = [link.action], False
+        if _answered(request.form):  # the page's decision form, not the mail's choice
+            state = game_engine.from_dict(game.state, copy=False)
+            decision = games.decision_for(session, game, link.seat, state)
+            form = decision_form.build(decision, state.view(link.seat), _locale(session, link))
+            try:
+                lines, atomic = decision_form.compose(request.form, form)
+            except decision_form.Refused as plan:
+                return _decision_page(session, link, confirm=True, refusal=str(plan),
+                                      status=422)
+            if not lines:
+                return _decision_page(session, link, confirm=True, status=422, refusal=_(
+                    "Choose one of the choices, or write an order, then send."))
     try:
-        outcome = play.order(game_id, link.seat, link.step, [link.action],
+        outcome = play.order(game_id, link.seat, link.step, lines, atomic=atomic,
                              before_commit=lambda s, _result: links.use(s, link))
     except IntegrityError:  # the same link, sent twice at once: the other one committed
         with db.session() as session:
@@ -63,8 +81,20 @@ def commit(game_id: int, token: str):
                 link))
     with db.session() as session:
         db.reading(session)
-        return _decision_page(session, link, confirm=False, outcome=outcome,
-                              status=200 if outcome.accepted else 409)
+        return _decision_page(session, link, confirm=not outcome.accepted, outcome=outcome,
+                              status=200 if outcome.accepted else 409
+                              if outcome.status == "stale" else 422)
+
+
+def _answered(data) -> bool:
+    """Whether the post carries the decision form's fields (else: the mail's choice)."""
+    return any(key in ("action", "lines", "card", "stop", "travel") or key.startswith("n.")
+               for key in data.keys())
+
+
+def _locale(session, link: links.Link) -> str:
+    user = session.get(User, link.user_id)
+    return user.locale if user else "en"
 
 
 def _refused(session, game_id: int, refused: links.LinkRefused):
@@ -85,13 +115,17 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
     state = game_engine.from_dict(game.state)
     view = state.view(link.seat)
     decision = games.decision_for(session, game, link.seat, state)
-    current = game.status == "active" and game.step == link.step and outcome is None
+    current = (game.status == "active" and game.step == link.step
+               and (outcome is None or not outcome.accepted))
     notes = view.get("notes", [])
     fresh = links.choices(current_app.config["SECRET_KEY"], current_app.config["BASE_URL"],
                           game.id, link.seat, game.step, decision["legal_actions"], link.user_id,
                           len(notes), MAX_LISTED) if decision["active"] else []
     offered = confirm and current and link.action in decision["legal_actions"]
     locale = user.locale if user else "en"
+    # The link, unused and of this step, vouches for the form; else fresh links of the step now.
+    form = decision_form.build(decision, view, locale) \
+        if confirm and current and decision["active"] else None
     return page(
         "decide.html", status, locale,
         game_id=game.id, seat_name=terms(locale)["seats"].get(link.seat, link.seat),
@@ -101,8 +135,10 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
         prompt=game_text.text(decision["prompt"], locale) if decision["active"] else None,
         simultaneous=decision["simultaneous"],
         confirm={"action": link.action, "url": request.path} if offered else None,
-        choices=[c for c in fresh if not (offered and c["action"] == link.action)],
-        more=max(0, len(decision["legal_actions"]) - MAX_LISTED) if decision["active"] else 0)
+        choices=[] if form else fresh,
+        more=max(0, len(decision["legal_actions"]) - MAX_LISTED) if decision["active"] else 0,
+        form=form, step=game.step, action_url=request.path,
+        preselect=link.action if current else None, submit_label=_("Send this instead"))
 
 
 def _game_url(game_id: int) -> str:

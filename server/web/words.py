@@ -25,3 +25,8 @@ def _(message: str, **args) -> str:
 
 def N_(message: str) -> str:
     return message
+
+
+def refusal(exc) -> str:
+    """A service's refusal (services/lobby.LobbyError) in the reader's language."""
+    return _(exc.template, **exc.args)

@@ -77,3 +77,40 @@ def test_asks_names_the_step_and_the_triggered_card():
                 return
             state.apply(active[0], rng.choice(state.legal_actions(active[0])))
     raise AssertionError("no trigger decision met")
+
+
+def test_the_campaign_plan_says_where_campaign_points_need_support_checks():
+    """asks()["plan"] while Campaigning: a state it lists under support_checks starts support
+    checks when campaigned in (a draw from the bag), any other state takes the cubes at once;
+    travel costs what the legal actions charge."""
+    from engine.games.tmotp.data import STATES, travel_cost
+    met = {True: 0, False: 0}
+    for seed in range(40):
+        state = new_game("tmotp", seed=f"plan/{seed}")
+        rng = random.Random(seed)
+        while state.active() and min(met.values()) < 20:
+            active = state.active()
+            if active == [CHANCE]:
+                state.apply(CHANCE, sample_chance(state))
+                continue
+            seat = active[0]
+            asks = state.asks(seat)
+            if asks["step"] == "campaigning":
+                plan = asks["plan"]
+                legal = [str(a) for a in state.legal_actions(seat)]
+                for st in STATES:
+                    most = max((int(a.split()[2]) for a in legal
+                                if a.startswith(f"campaign {st} ")), default=0)
+                    travel = 0 if plan["free_travel"] else travel_cost(plan["token"], st)
+                    if st not in plan["barred"] and st not in plan["declared"] \
+                            and not plan["max_per_state"]:
+                        assert most == max(0, plan["cp"] - travel), (st, plan)
+                st = rng.choice([a for a in legal if a.startswith("campaign")]).split()[1]
+                checks = st in plan["support_checks"]
+                state.apply(seat, f"campaign {st} 1")
+                drew = state.s["stack"] and state.s["stack"][-1]["step"] == "support_checks"
+                assert bool(drew) == checks, (st, plan)
+                met[checks] += 1
+                continue
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert min(met.values()) >= 5, met

@@ -64,3 +64,41 @@ def hidden_part(page: str) -> str:
     force (an event stays in force after its card was reshuffled and drawn again). What is left
     must never name a card the other seat holds."""
     return EVENTS.sub("", page.split('id="log-h"', 1)[0])
+
+
+KIND = re.compile(r'class="decision-form" data-kind="(\w+)"')
+STEP = re.compile(r'name="step" value="(\d+)"')
+RADIO = re.compile(r'type="radio" name="action" value="([^"]*)"')
+NUMBER = re.compile(r'type="number" name="(n\.\w+)" min="0"(?: max="(\d+)")?')
+CARD = re.compile(r'type="checkbox" name="card" value="(\d+)"')
+SIZES = re.compile(r'data-sizes="([\d ]+)"')
+
+
+def pick_answer(page: str, rng) -> dict | None:
+    """A random answer to the page's decision form, as the form's fields: a choice, one state
+    or issue of a planner (1 CP or cube; sometimes "then stop"), or the fewest cards a card
+    form takes. None when the page asks nothing (or only offers to replace a sealed choice)."""
+    kind = KIND.search(page)
+    if kind is None or 'class="replace"' in page:
+        return None
+    step = int(STEP.search(page).group(1))
+    radios = [html.unescape(v) for v in RADIO.findall(page)]
+    numbers = [(name, int(top) if top else None) for name, top in NUMBER.findall(page)]
+    cards = CARD.findall(page)
+    answer: dict = {"step": step}
+    stop = 'name="stop"' in page
+    if numbers and (not stop or rng.random() < 0.7):
+        name, top = rng.choice([n for n in numbers if n[1] != 0])
+        answer[name] = "1"
+        if stop and rng.random() < 0.3:
+            answer["stop"] = "1"
+    elif stop and not radios:
+        answer["stop"] = "1"
+    elif cards and (not radios or rng.random() < 0.7):
+        size = int(SIZES.search(page).group(1).split()[0])
+        answer["card"] = rng.sample(cards, size)
+    elif radios:
+        answer["action"] = rng.choice(radios)
+    else:
+        return None
+    return answer

@@ -19,7 +19,7 @@ from server.models import Game, Order
 from tests.server.api.conftest import running_app
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
-from tests.web.pages_helpers import SIGN_IN_LINK, hidden_part
+from tests.web.pages_helpers import SIGN_IN_LINK, hidden_part, pick_answer
 
 MAX_DECISIONS = 3000
 
@@ -62,15 +62,17 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
             players = {"kennedy": jack, "nixon": dick}
             follow_a_mailed_link(players, smtp_catcher, gid, engine)
 
-            rng, shots, decisions = random.Random(11), 1, 0
+            rng, shots, decisions, kinds_shot = random.Random(11), 1, 0, set()
             while decisions < MAX_DECISIONS:
                 with Session(engine) as s:
                     game = s.get(Game, gid)
-                    status, hands = game.status, (game.state or {}).get("hands", {})
+                    status = game.status
                 if status == "finished":
                     break
                 moved = False
                 for seat, page in players.items():
+                    with Session(engine) as s:  # the hands as this page is served
+                        hands = (s.get(Game, gid).state or {}).get("hands", {})
                     page.goto(f"{base}/games/{gid}")
                     html = page.content()
                     assert "Traceback" not in html
@@ -78,11 +80,14 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
                     board = hidden_part(html)
                     for card in set(hands.get(other, [])) - set(hands.get(seat, [])):
                         assert str(escape(card_name(card))) not in board, (seat, card)
-                    choices = page.locator('input[name="action"]')
-                    if choices.count() == 0:
+                    fields = pick_answer(html, rng)
+                    if fields is None:
                         continue
-                    choices.nth(rng.randrange(choices.count())).check()
-                    page.get_by_role("button", name="Send").click()
+                    kind = re.search(r'data-kind="(\w+)"', html).group(1)
+                    if kind not in kinds_shot:
+                        kinds_shot.add(kind)
+                        screenshot(page, f"form-{kind}-{seat}")
+                    fill(page.locator("form.decision-form"), fields)
                     page.wait_for_load_state()
                     assert "Refused" not in page.content(), page.content()[:3000]
                     decisions += 1
@@ -92,6 +97,7 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
                         screenshot(page, f"{shots:02d}-decision-{decisions}-{seat}")
                 assert moved, "nobody has a decision, yet the game is not over"
             assert status == "finished", f"not over after {decisions} decisions"
+            assert {"activity", "campaigning", "positioning", "choices"} <= kinds_shot, kinds_shot
             jack.goto(f"{base}/games/{gid}")
             assert "Game over" in jack.content()
             screenshot(jack, "99-final-kennedy")
@@ -99,6 +105,21 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
             screenshot(jack, "99-final-print")
             jack_ctx.close()
             dick_ctx.close()
+
+
+def fill(form, fields: dict) -> None:
+    """Fill the decision form as a player would (tests/web/pages_helpers.pick_answer), send."""
+    for name, value in fields.items():
+        if name == "action":
+            form.locator(f'input[name="action"][value="{value}"]').check()
+        elif name == "card":
+            for card in value:
+                form.locator(f'input[name="card"][value="{card}"]').check()
+        elif name == "stop":
+            form.locator('input[name="stop"]').check()
+        elif name != "step":
+            form.locator(f'input[name="{name}"]').fill(value)
+    form.get_by_role("button", name="Send").click()
 
 
 def follow_a_mailed_link(players: dict, catcher, gid: int, engine) -> None:

@@ -180,3 +180,28 @@ def test_every_link_of_every_mail_can_be_opened_without_changing_anything(
             assert r.status_code == 200, url
     assert snapshot(store) == before
     print(f"\n{len(ours)} links followed from {len(mails)} mails; {len(decide)} choice links")
+
+
+def test_the_link_opens_the_decision_form_and_may_send_another_choice_once(app, store, game):
+    """The page a link opens carries the game page's decision form, the mail's choice
+    ticked; sending another legal choice from it plays that one and uses the link; an illegal
+    one is refused with the reason and uses nothing."""
+    client = app.test_client()
+    url = link_for(app, game)
+    page = text(client.get(url))
+    assert 'class="decision-form"' in page
+    assert re.search(r'value="%s" checked' % re.escape(game["legal"][0]), page)
+    before = snapshot(store)
+    bad = client.post(url, data={"action": "campaign XX 9"})
+    assert bad.status_code == 422 and "Commit this choice" in text(bad)
+    assert snapshot(store) == before
+    other = game["legal"][-1]
+    r = client.post(url, data={"action": other})
+    assert r.status_code == 200, text(r)
+    with Session(store.engine) as s:
+        assert s.get(Game, game["id"]).step == game["step"] + 1
+        assert s.exec(select(LogEntry.action).where(LogEntry.game_id == game["id"],
+                                                    LogEntry.seat == game["seat"])
+                      ).all()[-1] == other
+        assert s.exec(select(func.count()).select_from(UsedLink)).one() == 1
+    assert "used already" in text(client.post(url, data={"action": other}))

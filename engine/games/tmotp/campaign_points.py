@@ -85,6 +85,19 @@ class Campaigning(Step):
                    cp=f["cp"], state=g.s["tokens"][f["seat"]])
 
 
+def campaign_plan(g, seat: str) -> dict:
+    """What a Campaigning planner shows before the player commits (B1): the CP left, where the
+    candidate stands, whether travel costs nothing now (Ken-Air, Advance Men), the states where
+    CP need support checks, those barred, and those already declared with checks this action
+    (no second declaration there). All of it public: it follows from the board."""
+    f = g.top
+    return {"cp": f["cp"], "token": g.s["tokens"][seat], "free_travel": free_travel(g, seat),
+            "support_checks": [st for st in STATES if support_check_needed(g, seat, st)],
+            "barred": [st for st in STATES if campaign_barred(g, seat, st)],
+            "declared": list(f["declared"]), "max_per_state": f.get("max_per_state"),
+            "spent": dict(f.get("spent") or {})}
+
+
 @then
 def campaigning_continue(g, frame=None) -> None:
     if g.top["cp"] <= 0:

@@ -143,7 +143,8 @@ class TmotpState(Machine, GameState):
 
     def asks(self, seat) -> dict | None:
         """What the seat is asked now: the rulebook step's name, and the card it is about (the
-        card an opponent played for CP, at a trigger decision), or None."""
+        card an opponent played for CP, at a trigger decision) or, while Campaigning, what a
+        planner needs (campaign_points.campaign_plan); None when the seat is not asked."""
         if not self.s["stack"] or seat not in self.active():
             return None
         f = self.top
@@ -151,6 +152,9 @@ class TmotpState(Machine, GameState):
         if f["step"] == "trigger":
             out["card"] = f["card"]
             out["icon"] = CARDS[f["card"]]["icon"]
+        elif f["step"] == "campaigning":
+            from .campaign_points import campaign_plan
+            out["plan"] = campaign_plan(self, seat)
         return out
 
     def view(self, seat) -> dict:
