@@ -25,11 +25,11 @@ def N_(template: str) -> str:
 
 class LobbyError(Exception):
     """A refused lobby request. ``kind`` is one of not_found, forbidden, conflict, invalid;
-    ``reason`` its English text, made of ``template`` % ``args`` (the pages translate the
+    ``reason`` its English text, made of ``template`` % ``values`` (the pages translate the
     template, server/translations)."""
 
     def __init__(self, kind: str, template: str, **args):
-        self.kind, self.template, self.args = kind, template, args
+        self.kind, self.template, self.values = kind, template, args
         self.reason = template % args if args else template
         super().__init__(self.reason)
 

@@ -1,6 +1,7 @@
 """Pages for people (not the API): decisions reached from mail links, the local mail catcher,
 the notation help, the mail preferences of a mail's signed link, the inbound mail hook; sign-in
-by mail, the lobby and the game page with its board and decision form."""
+by mail, the lobby and the game page with its board and decision form; a finished game's
+replay and printable result."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from server.web import accounts, board, decide, help, inbound, lobby, mailbox, preferences
+    from server.web import (accounts, board, decide, help, inbound, lobby, mailbox, preferences,
+                            replay)
 
     accounts.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(board.bp)
+    app.register_blueprint(replay.bp)
 
     app.register_blueprint(decide.bp)
     app.register_blueprint(mailbox.bp)

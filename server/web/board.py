@@ -9,14 +9,15 @@ reason in the game's words and the decision now, and changes nothing.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, request
+from flask import Blueprint, abort, jsonify, redirect, request
+from sqlmodel import select
 
 import engine.core as game_engine
 from engine.games.tmotp.data import CARDS
 from server import db
 from server.mail import game_text, summary_tmotp
 from server.mail.terms import terms
-from server.models import Game
+from server.models import Game, Spectator
 from server.services import games, lobby, play
 from server.web import board_map, decision_form
 from server.web.accounts import check_form
@@ -40,6 +41,17 @@ def show(game_id: int):
     with db.reading(db.session()) as session:
         game, seat = _seat_and_game(session, game_id)
         return _page(session, game, seat)
+
+
+@bp.get("/games/<int:game_id>/version")
+def version(game_id: int):
+    """The game's step and status, for the page's script to notice that the game moved on
+    (a small JSON answer, cheap to ask every half minute; nothing hidden in it)."""
+    with db.reading(db.session()) as session:
+        game, _seat = _seat_and_game(session, game_id)
+        response = jsonify(step=game.step, status=game.status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/games/<int:game_id>/order")
@@ -116,6 +128,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
     return page(
         "game.html", status, loc, game=game, seat=seat, summary=summary, view=view,
         seat_name=names["seats"].get(seat) if seat else None, round_name=round_name(view),
+        may_follow=_may_follow(session, game, seat),
         map=board_map.svg(summary["states"], view.get("tokens") or {},
                           seat_names=names["seats"], words=_map_words(),
                           title=_("The states: who leads where, and by how many cubes")),
@@ -125,6 +138,16 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         log=list(reversed(game_text.texts(view.get("note_messages", []), loc)))[:60],
         decision=_decision(decision, view, loc), done=done, refusal=refusal,
         outcome=_outcome(outcome, loc), result=_result(game, view, loc))
+
+
+def _may_follow(session, game: Game, seat: str | None) -> bool:
+    """Whether the reader, signed in, neither plays nor follows this game in play."""
+    user = reader()
+    return (user is not None and seat is None and game.status == "active"
+            and game.created_by != user.id
+            and session.exec(select(Spectator.id).where(Spectator.game_id == game.id,
+                                                        Spectator.user_id == user.id)
+                             ).first() is None)
 
 
 def round_name(view: dict) -> str:

@@ -154,13 +154,15 @@ def compose(data, form: dict) -> tuple[list[str], bool]:
     atomic = False
     if kind in ("campaigning", "placement", "positioning"):
         chosen = _chosen(data, "n.", {r["code"]: r.get("max") for r in form["rows"]})
+        left = None  # what the plan leaves to spend or place (None: not known here)
         if chosen:
             atomic = True
-            lines = {"campaigning": _campaign_plan, "placement": _placement_plan,
-                     "positioning": _positioning_plan}[kind](chosen, form)
+            lines, left = {"campaigning": _campaign_plan, "placement": _placement_plan,
+                           "positioning": _positioning_plan}[kind](chosen, form)
         elif kind == "campaigning" and data.get("travel"):
             lines = [data["travel"]]
-        if form.get("stop") and data.get("stop") and lines is not None:
+        # "Then stop" ends the action; a plan that spends everything ends it by itself.
+        if form.get("stop") and data.get("stop") and left != 0:
             lines.append("done")
     elif kind == "cards" and data.getlist("card"):
         cards = sorted(int(c) for c in data.getlist("card") if c.isdigit())
@@ -187,31 +189,37 @@ def _chosen(data, prefix: str, most: dict) -> list[tuple[str, int]]:
     return out
 
 
-def _campaign_plan(chosen, form) -> list[str]:
+def _campaign_plan(chosen, form) -> tuple[list[str], int]:
     order = _least_travel(form["token_zone"], chosen, form["free_travel"])
     travel = 0 if form["free_travel"] else _path(form["token_zone"], [s for s, _n in order])
     cost = travel + sum(n for _s, n in order)
     if cost > form["cp"]:
         raise Refused(_("This plan needs %(cost)s CP (%(travel)s of them to travel) and you "
                         "have %(cp)s: take some off.", cost=cost, travel=travel, cp=form["cp"]))
-    return [f"campaign {st} {n}" for st, n in order]
+    return [f"campaign {st} {n}" for st, n in order], form["cp"] - cost
 
 
-def _placement_plan(chosen, form) -> list[str]:
+def _placement_plan(chosen, form) -> tuple[list[str], int | None]:
     total = sum(n for _s, n in chosen)
     if form.get("left") is not None and total > form["left"]:
         raise Refused(_("You may place %(left)s support cubes and chose %(n)s: take some off.",
                         left=form["left"], n=total))
-    return [f"support {st} {n}" for st, n in chosen]
+    left = form["left"] - total if form.get("left") is not None else None
+    return [f"support {st} {n}" for st, n in chosen], left
 
 
-def _positioning_plan(chosen, form) -> list[str]:
+def _positioning_plan(chosen, form) -> tuple[list[str], int | None]:
     first = {r["code"]: r["first"] for r in form["rows"]}
     cost = sum(first[issue] + 2 * (n - 1) for issue, n in chosen)
     if form.get("cp") is not None and cost > form["cp"]:
         raise Refused(_("These issue support cubes cost %(cost)s CP and you have %(cp)s: take "
                         "some off.", cost=cost, cp=form["cp"]))
-    return [f"position {issue}" for issue, n in chosen for _i in range(n)]
+    left = form["cp"] - cost if form.get("cp") is not None else None
+    bought = dict(chosen)
+    if left is not None and all((2 if bought.get(r["code"]) else r["first"]) > left
+                                for r in form["rows"]):
+        left = 0  # no further cube fits: Positioning ends by itself (B3)
+    return [f"position {issue}" for issue, n in chosen for _i in range(n)], left
 
 
 def _least_travel(zone: str, chosen, free: bool):

@@ -1,31 +1,47 @@
-"""The lobby: the reader's games (those waiting for their move first), the public games, and
-the form that creates a game of 1960 (edition, options, deadlines, opponent by email); joining
-by invitation and starting a game whose seats are all taken."""
+"""The lobby: the reader's games (those waiting for their move first, then those they follow),
+the public games (to watch, follow, or replay once over), and the form that creates a game of
+1960 (edition, options, deadlines, opponent by email); joining by invitation, starting a game
+whose seats are all taken, and following a game as a spectator."""
 
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request
+from sqlmodel import select
 
 from server import db
 from server.mail.terms import terms
-from server.models import Game, User
+from server.models import Game, Spectator, User
 from server.services import games, lobby, outbox
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, is_email, sign_in_page
 from server.web.board import show_with_refusal
 from server.web.pages import page, reader
-from server.web.words import _, locale
+from server.web.words import _, locale, refusal
 
 bp = Blueprint("lobby", __name__)
 
 STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 
 
-def _row(session, game: Game, user, names: dict) -> dict:
+PUBLIC, FINISHED = 50, 10  # public games listed: in play or open, and over
+
+
+def _row(session, game: Game, user, names: dict, followed: set[int]) -> dict:
     seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
     return {"id": game.id, "status": game.status,
             "seat": names.get(seat, seat) if seat else None,
-            "your_move": bool(seat) and games.your_move(session, game, seat)}
+            "your_move": bool(seat) and games.your_move(session, game, seat),
+            "following": game.id in followed,
+            # Anybody signed in who neither plays nor follows the game yet may follow it.
+            "may_follow": user is not None and not seat and game.id not in followed
+            and game.created_by != user.id}
+
+
+def _followed(session, user) -> set[int]:
+    """The ids of the games the reader follows as a spectator."""
+    if user is None:
+        return set()
+    return set(session.exec(select(Spectator.game_id).where(Spectator.user_id == user.id)))
 
 
 @bp.get("/")
@@ -33,15 +49,21 @@ def home():
     user = reader()
     names = terms(locale())["seats"]
     with db.reading(db.session()) as session:
+        followed = _followed(session, user)
         mine = []
         if user is not None:
             account = session.get(User, user.id)
-            mine = [_row(session, g, user, names) for g in lobby.games_of(session, account)]
-            mine.sort(key=lambda r: (not r["your_move"], r["status"] == "finished", -r["id"]))
-        public = [_row(session, g, user, names) for g in lobby.public_games(session)
-                  if g.status != "finished"][:50]
+            mine = [_row(session, g, user, names, followed)
+                    for g in lobby.games_of(session, account)]
+            mine.sort(key=lambda r: (not r["your_move"], r["status"] == "finished",
+                                     r["following"], -r["id"]))
+        listed = lobby.public_games(session)
+        public = [_row(session, g, user, names, followed)
+                  for g in listed if g.status != "finished"][:PUBLIC]
+        finished = [_row(session, g, user, names, followed)
+                    for g in listed if g.status == "finished"][:FINISHED]
     return page("lobby.html", 200, locale(), user=user, mine=mine, public=public,
-                error=None, form={}, seat_names=names)
+                finished=finished, error=None, form={}, seat_names=names)
 
 
 @bp.post("/games/new")
@@ -78,14 +100,14 @@ def create():
                 {my_seat: account.email, other: opponent}, public=form.get("public") == "on",
                 timing=timing)
         except LobbyError as exc:
-            return _lobby_error(exc.reason, STATUS[exc.kind], form)
+            return _lobby_error(refusal(exc), STATUS[exc.kind], form)
     outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game.id}", 303)
 
 
 def _lobby_error(message: str, status: int, form):
     return page("lobby.html", status, locale(), user=reader(), mine=[], public=[],
-                error=message, form=dict(form), seat_names=terms(locale())["seats"])
+                finished=[], error=message, form=dict(form), seat_names=terms(locale())["seats"])
 
 
 @bp.get("/games/<int:game_id>/join")
@@ -109,6 +131,13 @@ def start(game_id: int):
         session, game_id, account))
 
 
+@bp.post("/games/<int:game_id>/follow")
+def follow(game_id: int):
+    """Follow a game as a spectator: it is listed among the reader's games from then on."""
+    return _lobby_action(game_id, lambda session, account: lobby.spectate(
+        session, game_id, account))
+
+
 def _lobby_action(game_id: int, act):
     user = reader()
     if user is None:
@@ -120,6 +149,6 @@ def _lobby_action(game_id: int, act):
         try:
             act(session, session.get(User, user.id))
         except LobbyError as exc:
-            return show_with_refusal(game_id, exc.reason, STATUS[exc.kind])
+            return show_with_refusal(game_id, refusal(exc), STATUS[exc.kind])
     outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game_id}", 303)

@@ -29,4 +29,4 @@ def N_(message: str) -> str:
 
 def refusal(exc) -> str:
     """A service's refusal (services/lobby.LobbyError) in the reader's language."""
-    return _(exc.template, **exc.args)
+    return _(exc.template, **exc.values)

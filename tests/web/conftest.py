@@ -1,3 +1,5 @@
+import pytest
+
 from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, client and store)
     api_db_url,
     app,
@@ -8,3 +10,18 @@ from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, clie
     players,
     store,
 )
+from tests.web.pages_helpers import Reader
+
+
+@pytest.fixture
+def jack(app, smtp_catcher):
+    reader = Reader(app, smtp_catcher, "jack@example.org")
+    reader.sign_in()
+    return reader
+
+
+@pytest.fixture
+def dick(app, smtp_catcher):
+    reader = Reader(app, smtp_catcher, "dick@example.org")
+    reader.sign_in()
+    return reader

@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 import re
 
+from server import db
+
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SIGN_IN_LINK = re.compile(r"(https?://\S+/sign-in/\S+)")
 
@@ -102,3 +104,20 @@ def pick_answer(page: str, rng) -> dict | None:
     else:
         return None
     return answer
+
+
+def new_game(jack, dick, **form) -> int:
+    answer = jack.post_form("/", "/games/new", {"opponent": dick.email, "seat": "kennedy",
+                                                "edition": "gmt", **form})
+    assert answer.status_code == 303, answer.data[:800]
+    gid = int(answer.headers["Location"].rsplit("/", 1)[1])
+    joined = dick.post_form(f"/games/{gid}", f"/games/{gid}/join", {})
+    assert joined.status_code == 303, joined.data[:800]
+    started = jack.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
+    assert started.status_code == 303, started.data[:800]
+    return gid
+
+
+def db_engine(app):
+    with app.app_context():
+        return db.get_engine()

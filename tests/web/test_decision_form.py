@@ -20,7 +20,7 @@ from engine.games.tmotp.data import STATES, ZONE_DISTANCE
 from server.models import Game
 from server.services import games, play
 from server.web import decision_form
-from tests.web.test_pages import _engine, dick, jack, new_game  # noqa: F401  (fixtures)
+from tests.web.pages_helpers import db_engine, new_game
 
 
 def _offered(form: dict) -> set[str]:
@@ -122,6 +122,14 @@ def test_a_campaigning_plan_goes_the_way_of_least_travel_and_must_fit_the_cp(app
             decision_form.compose(MultiDict({f"n.{near}": str(rows[near]["max"] + 1)}), form)
         stop = decision_form.compose(MultiDict({"stop": "1"}), form)
         assert stop == (["done"], False)
+        # "Then stop" after a plan that leaves CP; none after one that spends them all (the
+        # action ends by itself: a "done" then would be refused or answer the next decision).
+        every = rows[near]["max"]
+        spent = decision_form.compose(MultiDict({f"n.{near}": str(every), "stop": "1"}), form)
+        assert spent == ([f"campaign {near} {every}"], True)
+        if every > 1:
+            some = decision_form.compose(MultiDict({f"n.{near}": "1", "stop": "1"}), form)
+            assert some == ([f"campaign {near} 1", "done"], True)
 
 
 def test_positioning_costs_one_then_two_cp_in_the_same_issue(app):
@@ -156,7 +164,7 @@ def _drive_to(app, gid: int, step_name: str, seed: int = 5) -> tuple[str, int]:
     """Random orders through the order service until a seat is asked ``step_name``."""
     rng = random.Random(seed)
     for _ in range(3000):
-        with Session(_engine(app)) as s:
+        with Session(db_engine(app)) as s:
             game = s.get(Game, gid)
             state = game_engine.from_dict(game.state)
             for seat in state.active():
@@ -176,7 +184,7 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
     reader = jack if seat == "kennedy" else dick
     page = reader.get(f"/games/{gid}").data.decode()
     assert 'data-kind="campaigning"' in page and "Support checks" in page
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
         view = game_engine.from_dict(game.state).view(seat)
         log_before = len(view["log"])
@@ -192,7 +200,7 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
     bad = reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
                            {"step": step, f"n.{here}": "1", "lines": "campaign XX 9"})
     assert bad.status_code == 422 and b"none of it was played" in bad.data
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
         assert game.step == step and len(game_engine.from_dict(game.state).view(seat)["log"]) \
             == log_before
@@ -200,7 +208,7 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
     good = reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
                             {"step": step, f"n.{here}": "1"})
     assert good.status_code == 303, good.data[-2000:]
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         log = [e[1] for e in game_engine.from_dict(s.get(Game, gid).state).view(seat)["log"]]
     assert f"campaign {here} 1" in log[log_before:]
 
@@ -209,17 +217,17 @@ def test_an_atomic_order_keeps_nothing_of_a_refused_plan_and_a_plain_one_keeps_t
         app, jack, dick):
     gid = new_game(jack, dick)
     seat, step = _drive_to(app, gid, "campaigning", seed=9)
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         token = game_engine.from_dict(s.get(Game, gid).state).s["tokens"][seat]
     with app.app_context():
         whole = play.order(gid, seat, step, [f"campaign {token} 1", "campaign XX 9"],
                            atomic=True)
     assert whole.status == "illegal" and "none of it was played" in whole.reason
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         assert s.get(Game, gid).step == step
     with app.app_context():
         part = play.order(gid, seat, step, [f"campaign {token} 1", "campaign XX 9"])
     assert part.accepted and part.applied == [f"campaign {token} 1"]
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         assert games.log_of(s, gid)[-1].action in (f"campaign {token} 1",) or \
             s.get(Game, gid).step > step

@@ -13,38 +13,11 @@ import pytest
 from markupsafe import escape
 from sqlmodel import Session, select
 
-from server import db
 from server.mail.summary_tmotp import card_name
 from server.models import Game, UsedSignIn
 from server.services import lobby
-from tests.web.pages_helpers import (Reader, csrf, hidden_part, path_of, pick_answer,
-                                     sign_in_link)
-
-
-@pytest.fixture
-def jack(app, smtp_catcher):
-    reader = Reader(app, smtp_catcher, "jack@example.org")
-    reader.sign_in()
-    return reader
-
-
-@pytest.fixture
-def dick(app, smtp_catcher):
-    reader = Reader(app, smtp_catcher, "dick@example.org")
-    reader.sign_in()
-    return reader
-
-
-def new_game(jack, dick, **form) -> int:
-    answer = jack.post_form("/", "/games/new", {"opponent": dick.email, "seat": "kennedy",
-                                                "edition": "gmt", **form})
-    assert answer.status_code == 303, answer.data[:800]
-    gid = int(answer.headers["Location"].rsplit("/", 1)[1])
-    joined = dick.post_form(f"/games/{gid}", f"/games/{gid}/join", {})
-    assert joined.status_code == 303, joined.data[:800]
-    started = jack.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
-    assert started.status_code == 303, started.data[:800]
-    return gid
+from tests.web.pages_helpers import (Reader, csrf, db_engine, hidden_part, new_game, path_of,
+                                     pick_answer, sign_in_link)
 
 
 def decision_form(page: str) -> tuple[int, list[str]]:
@@ -63,7 +36,7 @@ def test_sign_in_by_the_mailed_link_once(app, smtp_catcher):
     for _ in range(3):
         assert reader.get(link).status_code == 200
     assert b"Signed in as" not in reader.get("/").data
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         assert s.exec(select(UsedSignIn)).all() == []
     page = reader.get(link).data
     assert reader.client.post(link, data={"csrf_token": csrf(page)}).status_code == 303
@@ -73,11 +46,6 @@ def test_sign_in_by_the_mailed_link_once(app, smtp_catcher):
     again = other.get(link)
     assert again.status_code == 409 and b"used already" in again.data
     assert b"Signed in as" not in other.get("/").data
-
-
-def _engine(app):
-    with app.app_context():
-        return db.get_engine()
 
 
 def test_damaged_and_expired_sign_in_links_are_refused(app, smtp_catcher):
@@ -95,7 +63,7 @@ def test_damaged_and_expired_sign_in_links_are_refused(app, smtp_catcher):
 def test_a_form_without_its_csrf_token_changes_nothing(app, jack, dick):
     answer = jack.client.post("/games/new", data={"opponent": dick.email, "seat": "kennedy"})
     assert answer.status_code == 400 and b"reload the page" in answer.data
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         assert s.exec(select(Game)).all() == []
 
 
@@ -129,7 +97,7 @@ def test_the_game_page_shows_the_seats_view_and_never_the_other_hand(app, jack, 
         for reader, seat in ((jack, "kennedy"), (dick, "nixon")):
             page = reader.get(f"/games/{gid}").data.decode()
             assert "<svg" in page and page.count('data-state="') == 50
-            with Session(_engine(app)) as s:
+            with Session(db_engine(app)) as s:
                 state = s.get(Game, gid).state
             other = "nixon" if seat == "kennedy" else "kennedy"
             mine = set(state["hands"][seat])
@@ -145,7 +113,7 @@ def test_the_game_page_shows_the_seats_view_and_never_the_other_hand(app, jack, 
             if fields:
                 answer = reader.post_form(f"/games/{gid}", f"/games/{gid}/order", fields)
                 assert answer.status_code == 303, (fields, answer.data[-3000:])
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         assert s.get(Game, gid).step > 30  # the orders were played
 
 
@@ -167,7 +135,7 @@ def test_illegal_stale_and_empty_orders_show_the_reason_and_the_decision_now(app
     assert empty.status_code == 422
     for answer in (illegal, stale, empty):
         assert b"Traceback" not in answer.data
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         assert s.get(Game, gid).step == step
 
 
@@ -192,7 +160,7 @@ def test_lobby_refusals_say_why_and_change_nothing(app, jack, dick, smtp_catcher
     wrong = stranger.client.post(f"/games/{public}/join", data={"csrf_token": token,
                                                                 "code": "not-a-code"})
     assert wrong.status_code == 403 and b"opens no seat" in wrong.data
-    with Session(_engine(app)) as s:
+    with Session(db_engine(app)) as s:
         assert len(s.exec(select(Game)).all()) == 2
         assert [r.user_id for r in lobby.seat_rows(s, public)].count(None) == 1
 
@@ -220,7 +188,7 @@ def test_the_sign_in_mail_reaches_a_user_who_takes_no_mail_and_no_webhook(app, s
 
     reader = Reader(app, smtp_catcher, "zoe@example.org")
     reader.sign_in()
-    engine = _engine(app)
+    engine = db_engine(app)
     with Session(engine) as s:
         s.execute(update(User).values(mail_mode="none"))
         user = s.exec(select(User)).one()
@@ -260,3 +228,18 @@ def test_events_in_force_are_named_once_by_their_cards():
     view = {"persistent": {"debate": [18], "election_day": [], "prevention": [18]},
             "effects": [31]}
     assert _persistent(view, "en") == [card_name(18), card_name(31)]
+
+
+def test_the_version_answer_tells_the_step_and_changes_nothing(app, jack, dick, smtp_catcher):
+    gid = new_game(jack, dick)
+    with Session(db_engine(app)) as s:
+        game = s.get(Game, gid)
+        step, status = game.step, game.status
+    for _ in range(3):
+        answer = jack.get(f"/games/{gid}/version")
+        assert answer.status_code == 200 and answer.json == {"step": step, "status": status}
+    stranger = Reader(app, smtp_catcher, "eve@example.org")
+    private = new_game(jack, dick)
+    assert stranger.get(f"/games/{private}/version").status_code == 404
+    with Session(db_engine(app)) as s:
+        assert s.get(Game, gid).step == step
