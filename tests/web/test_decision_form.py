@@ -92,12 +92,17 @@ def _at(step_name: str, seeds=range(60), when=lambda legal: True):
     raise AssertionError(f"no {step_name} decision met")
 
 
+def _form(state, seat, view) -> dict:
+    """The form the seat is shown now (inside a request: its words are the reader's)."""
+    return decision_form.build({"legal_actions": [str(a) for a in state.legal_actions(seat)]},
+                               view, "en")
+
+
 def test_a_campaigning_plan_goes_the_way_of_least_travel_and_must_fit_the_cp(app):
     state, seat = _at("campaigning")
     view = state.view(seat)
     with app.test_request_context():
-        form = decision_form.build({"legal_actions": [str(a) for a in state.legal_actions(seat)]},
-                                   view, "en")
+        form = _form(state, seat, view)
         plan = view["asks"]["plan"]
         rows = {r["code"]: r for r in form["rows"]}
         for code, row in rows.items():
@@ -136,8 +141,7 @@ def test_positioning_costs_one_then_two_cp_in_the_same_issue(app):
     state, seat = _at("positioning")
     view = state.view(seat)
     with app.test_request_context():
-        form = decision_form.build({"legal_actions": [str(a) for a in state.legal_actions(seat)]},
-                                   view, "en")
+        form = _form(state, seat, view)
         cp = view["decision"]["cp"]
         issue = form["rows"][0]["code"]
         fits = max(n for n in range(1, cp + 1) if 1 + 2 * (n - 1) <= cp)
