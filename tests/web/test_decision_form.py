@@ -7,6 +7,8 @@ whole or not at all."""
 from __future__ import annotations
 
 import random
+import re
+from html.parser import HTMLParser
 from itertools import combinations
 
 import pytest
@@ -20,7 +22,7 @@ from engine.games.tmotp.data import STATES, ZONE_DISTANCE
 from server.models import Game
 from server.services import games, play
 from server.web import decision_form
-from tests.web.pages_helpers import db_engine, new_game
+from tests.web.pages_helpers import db_engine, new_game, pick_answer
 
 
 def _offered(form: dict) -> set[str]:
@@ -235,3 +237,50 @@ def test_an_atomic_order_keeps_nothing_of_a_refused_plan_and_a_plain_one_keeps_t
     with Session(db_engine(app)) as s:
         assert games.log_of(s, gid)[-1].action in (f"campaign {token} 1",) or \
             s.get(Game, gid).step > step
+
+
+class _Controls(HTMLParser):
+    """Every form control of a page, and whether it has a name a screen reader can say: a
+    wrapping <label>, a <label for=id>, or aria-label."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.controls, self.label_for = 0, [], set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "label":
+            self.depth += 1
+            if a.get("for"):
+                self.label_for.add(a["for"])
+        elif tag in ("input", "select", "textarea") and a.get("type") not in ("hidden",
+                                                                              "submit"):
+            self.controls.append((a.get("name"), a.get("id"), bool(a.get("aria-label")),
+                                  self.depth > 0))
+
+    def handle_endtag(self, tag):
+        if tag == "label":
+            self.depth -= 1
+
+    def unnamed(self) -> list:
+        return [c for c in self.controls if not (c[2] or c[3] or c[1] in self.label_for)]
+
+
+def test_every_control_of_the_decision_forms_has_a_label(app, jack, dick):
+    """Accessibility basics: over a game's first decisions through the pages, every input,
+    select and text area of the game page has a label (a planner's number box says which
+    state it is for)."""
+    gid = new_game(jack, dick)
+    rng, kinds, seen = random.Random(2), set(), 0
+    for _ in range(30):
+        for reader in (jack, dick):
+            page = reader.get(f"/games/{gid}").data.decode()
+            controls = _Controls()
+            controls.feed(page)
+            assert not controls.unnamed(), controls.unnamed()
+            seen += len(controls.controls)
+            fields = pick_answer(page, rng)
+            if fields:
+                kinds.add(re.search(r'data-kind="(\w+)"', page).group(1))
+                reader.post_form(f"/games/{gid}", f"/games/{gid}/order", fields)
+    assert {"activity", "choices"} <= kinds and seen > 100
