@@ -167,17 +167,23 @@ def test_card_boxes_make_one_action_with_the_cards_in_increasing_order(app):
 
 
 def _drive_to(app, gid: int, step_name: str, seed: int = 5) -> tuple[str, int]:
-    """Random orders through the order service until a seat is asked ``step_name``."""
+    """Random orders through the order service until a seat is asked ``step_name``: every
+    seat of a simultaneous step in turn (so it resolves), and a card played for campaign points
+    when one may be (the game's seed is random: a whole turn without Campaigning is likely)."""
     rng = random.Random(seed)
-    for _ in range(3000):
+    for i in range(3000):
         with Session(db_engine(app)) as s:
             game = s.get(Game, gid)
             state = game_engine.from_dict(game.state)
-            for seat in state.active():
+            active = state.active()
+            assert active, "the game ended first"
+            for seat in active:
                 if state.asks(seat)["step"] == step_name:
                     return seat, game.step
-            seat = state.active()[0]
-            action = rng.choice([str(a) for a in state.legal_actions(seat)])
+            seat = active[i % len(active)]
+            legal = [str(a) for a in state.legal_actions(seat)]
+            wanted = [a for a in legal if a.endswith(" campaign")]
+            action = rng.choice(wanted if wanted and rng.random() < 0.5 else legal)
             step = game.step
         with app.app_context():
             play.order(gid, seat, step, [action])
