@@ -275,6 +275,12 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
 MAX_CONTINUED = 300
 
 
+def _whole_refused(i: int, text: str, reason):
+    """Why an atomic order (a plan made on the web page) was refused whole at its line ``i``."""
+    return plain("Line {n} of your order, {action}, was refused, so none of it was played: "
+                 "{reason}", n=i + 1, action=text, reason=reason)
+
+
 def _submit(session, game_id, seat, step, actions, before_commit=None,
             then=None, now=None, atomic=False) -> OrderResult:
     game = _get_game(session, game_id)
@@ -299,10 +305,12 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         if i:
             _advance(state, (seat, text), standing)
             if state.active() != [seat]:
-                result.stopped_at, result.legal = i, []
-                result.reason = plain("The order stops here: the game moved on to another "
-                                      "decision. {prompt}", prompt=state.prompt(seat)
-                                      if state.active() else plain("The game is over."))
+                reason = plain("The order stops here: the game moved on to another "
+                               "decision. {prompt}", prompt=state.prompt(seat)
+                               if state.active() else plain("The game is over."))
+                if atomic:
+                    raise IllegalAction(_whole_refused(i, text, reason))
+                result.stopped_at, result.legal, result.reason = i, [], reason
                 break
         try:
             result.applied.append(str(state.apply(seat, text)))
@@ -310,9 +318,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
             if i == 0:
                 raise
             if atomic:
-                raise type(exc)(plain("Line {n} of your order, {action}, was refused, so none "
-                                      "of it was played: {reason}", n=i + 1, action=text,
-                                      reason=exc.reason), exc.legal) from exc
+                raise type(exc)(_whole_refused(i, text, exc.reason), exc.legal) from exc
             result.stopped_at, result.reason, result.legal = i, exc.reason, exc.legal
             break
     if then is not None and result.stopped_at is None:

@@ -139,6 +139,20 @@ def seat_of(session: Session, game_id: int, user_id: int) -> str | None:
                                                 Seat.user_id == user_id)).first()
 
 
+def followed(session: Session, user) -> set[int]:
+    """The ids of the games the user (None: nobody) follows as a spectator."""
+    if user is None:
+        return set()
+    return set(session.exec(select(Spectator.game_id).where(Spectator.user_id == user.id)))
+
+
+def may_follow(game: Game, user, seat: str | None, following: set[int]) -> bool:
+    """Whether ``user``, signed in, may follow ``game``: not over, neither played (``seat``)
+    nor created nor followed (``following``: ``followed()``) by them."""
+    return (user is not None and seat is None and game.status != "finished"
+            and game.created_by != user.id and game.id not in following)
+
+
 def may_see(session: Session, game: Game, user: User | None,
             seats: list[Seat] | None = None) -> bool:
     """Whether the user may see the game at all (a private game is invisible to others).

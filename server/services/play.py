@@ -37,13 +37,14 @@ class Outcome:
 
 def order(game_id: int, seat: str, step: int, actions: list[str], *,
           before_commit: Callable[[Session, OrderResult], None] | None = None,
-          atomic: bool = False) -> Outcome:
+          atomic: bool = False, then=None) -> Outcome:
     """Submit the seat's order for ``step``; never raises for a refusal. ``atomic``: all of
-    the lines or none (games.submit_order)."""
+    the lines or none; ``then``: what more to apply after them (games.submit_order)."""
     with db.session() as session:
         try:
             result = games.submit_order(session, game_id, seat, step, actions,
-                                        before_commit=before_commit, atomic=atomic)
+                                        before_commit=before_commit, atomic=atomic,
+                                        then=then)
         except GameNotFound:
             return Outcome("not_found", reason=plain("There is no game {game_id}.",
                                                      game_id=game_id))

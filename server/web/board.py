@@ -10,14 +10,13 @@ reason in the game's words and the decision now, and changes nothing.
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, request
-from sqlmodel import select
 
 import engine.core as game_engine
 from engine.games.tmotp.data import CARDS
 from server import db
 from server.mail import game_text, summary_tmotp
 from server.mail.terms import terms
-from server.models import Game, Spectator
+from server.models import Game
 from server.services import games, lobby, play
 from server.web import board_map, decision_form
 from server.web.accounts import check_form
@@ -66,38 +65,34 @@ def order(game_id: int):
         step = request.form.get("step", "")
         step = int(step) if step.isdigit() else -1
         stale = game.status == "active" and step != game.step
-        form = _form_now(session, game, seat) if not (refused or stale) else None
+        form = form_now(session, game, seat, locale()) if not (refused or stale) else None
     if refused:
         return _answer(game_id, seat, refusal=refused, status=400)
     if stale:  # a form of an earlier decision: its fields mean nothing now
         return _answer(game_id, seat, outcome=play.Outcome("stale"), status=409)
-    if form is None:  # nothing asked of the seat now: the order service says why
-        lines, atomic = [line.strip() for line in (request.form.get("lines") or "").splitlines()
-                         if line.strip()] or [request.form.get("action") or "pass"], False
-    else:
-        try:
-            lines, atomic = decision_form.compose(request.form, form)
-        except decision_form.Refused as plan:
-            return _answer(game_id, seat, status=422, refusal=str(plan))
-    if not lines:
-        return _answer(game_id, seat, status=422,
-                       refusal=_("Choose one of the choices, or write an order, then send."))
-    outcome = play.order(game_id, seat, step, lines, atomic=atomic)
+    try:  # asked nothing now: what was sent goes to the order service, which says why not
+        order = decision_form.compose(request.form, form or decision_form.NOTHING_ASKED)
+    except decision_form.Refused as plan:
+        return _answer(game_id, seat, status=422, refusal=str(plan))
+    if not order.lines:
+        return _answer(game_id, seat, status=422, refusal=decision_form.nothing_chosen())
+    outcome = play.order(game_id, seat, step, order.lines, atomic=order.atomic,
+                         then=order.then)
     if outcome.accepted and outcome.reason is None:
         return redirect(f"/games/{game_id}?done={outcome.status}", 303)
     return _answer(game_id, seat, outcome=outcome,
                    status=200 if outcome.accepted else 409 if outcome.status == "stale" else 422)
 
 
-def _form_now(session, game: Game, seat: str) -> dict | None:
+def form_now(session, game: Game, seat: str, loc: str, state=None) -> dict | None:
     """The decision form the seat is shown now, or None when it is asked nothing."""
     if game.status != "active" or game.state is None:
         return None
-    state = game_engine.from_dict(game.state, copy=False)
+    state = state or game_engine.from_dict(game.state, copy=False)
     decision = games.decision_for(session, game, seat, state)
     if not decision["legal_actions"]:
         return None
-    return decision_form.build(decision, state.view(seat), locale())
+    return decision_form.build(decision, state.view(seat), loc)
 
 
 def _answer(game_id: int, seat: str, **answer):
@@ -121,33 +116,27 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
                     **_open_context(session, game, loc))
     state = game_engine.from_dict(game.state, copy=False)
     view = state.view(seat)
-    names = terms(loc)
-    summary = summary_tmotp.summary(view, seat, 0, loc)
     decision = games.decision_for(session, game, seat, state) if seat else None
     done = request.args.get("done") if outcome is None and refusal is None else None
     return page(
-        "game.html", status, loc, game=game, seat=seat, summary=summary, view=view,
-        seat_name=names["seats"].get(seat) if seat else None, round_name=round_name(view),
-        may_follow=_may_follow(session, game, seat),
-        map=board_map.svg(summary["states"], view.get("tokens") or {},
-                          seat_names=names["seats"], words=_map_words(),
-                          title=_("The states: who leads where, and by how many cubes")),
+        "game.html", status, loc, game=game, seat=seat, **board_context(view, seat, loc),
+        seat_name=terms(loc)["seats"].get(seat) if seat else None, round_name=round_name(view),
+        may_follow=lobby.may_follow(game, reader(), seat, lobby.followed(session, reader())),
         hand=[_card(c, loc) for c in (view.get("hands") or {}).get(seat, [])] if seat else [],
-        bag=view.get("bag") or {}, seats=names["seats"],
-        persistent=_persistent(view, loc),
         log=list(reversed(game_text.texts(view.get("note_messages", []), loc)))[:60],
         decision=_decision(decision, view, loc), done=done, refusal=refusal,
         outcome=_outcome(outcome, loc), result=_result(game, view, loc))
 
 
-def _may_follow(session, game: Game, seat: str | None) -> bool:
-    """Whether the reader, signed in, neither plays nor follows this game in play."""
-    user = reader()
-    return (user is not None and seat is None and game.status == "active"
-            and game.created_by != user.id
-            and session.exec(select(Spectator.id).where(Spectator.game_id == game.id,
-                                                        Spectator.user_id == user.id)
-                             ).first() is None)
+def board_context(view: dict, seat: str | None, loc: str) -> dict:
+    """What templates/web/_board_public.html shows of ``view`` (the seat's; None: public)."""
+    names = terms(loc)
+    summary = summary_tmotp.summary(view, seat, 0, loc)
+    return {"view": view, "summary": summary, "seats": names["seats"],
+            "bag": view.get("bag") or {}, "persistent": _persistent(view, loc),
+            "map": board_map.svg(summary["states"], view.get("tokens") or {},
+                                 seat_names=names["seats"], words=_map_words(),
+                                 title=_("The states: who leads where, and by how many cubes"))}
 
 
 def round_name(view: dict) -> str:

@@ -21,7 +21,7 @@ from server.mail.contexts import MAX_LISTED
 from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, links, play
-from server.web import decision_form
+from server.web import board, decision_form
 from server.web.pages import page
 from server.web.words import _
 
@@ -58,21 +58,20 @@ def commit(game_id: int, token: str):
         game = session.get(Game, game_id)
         if game.status != "active" or game.step != link.step:
             return _decision_page(session, link, confirm=False)
-        lines, atomic = [link.action], False
+        order = decision_form.Order([link.action])
         if _answered(request.form):  # the page's decision form, not the mail's choice
-            state = game_engine.from_dict(game.state, copy=False)
-            decision = games.decision_for(session, game, link.seat, state)
-            form = decision_form.build(decision, state.view(link.seat), _locale(session, link))
+            form = board.form_now(session, game, link.seat, _locale(session, link))
             try:
-                lines, atomic = decision_form.compose(request.form, form)
+                order = decision_form.compose(request.form, form)
             except decision_form.Refused as plan:
                 return _decision_page(session, link, confirm=True, refusal=str(plan),
                                       status=422)
-            if not lines:
-                return _decision_page(session, link, confirm=True, status=422, refusal=_(
-                    "Choose one of the choices, or write an order, then send."))
+            if not order.lines:
+                return _decision_page(session, link, confirm=True, status=422,
+                                      refusal=decision_form.nothing_chosen())
     try:
-        outcome = play.order(game_id, link.seat, link.step, lines, atomic=atomic,
+        outcome = play.order(game_id, link.seat, link.step, order.lines, atomic=order.atomic,
+                             then=order.then,
                              before_commit=lambda s, _result: links.use(s, link))
     except IntegrityError:  # the same link, sent twice at once: the other one committed
         with db.session() as session:

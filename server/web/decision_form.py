@@ -6,10 +6,10 @@ Kinds of form:
 - ``activity``: the hand as a table, a card a row, the ways to play it in its row (event,
   Campaigning, Advertising, Positioning; preempt as a box), then the candidate card, VP, pass;
 - ``campaigning``: a planner, a state a row with its travel cost from the candidate's state,
-  whether its CP need support checks (B1), and a number box; the plan is played whole or not
-  at all, in the order of least travel;
+  whether its CP need support checks (B1), and a number box (the engine's asks()["plan"]); the
+  plan is played whole or not at all, in the order of least travel;
 - ``placement``: events and the debate award placing state support, a number box per state;
-- ``positioning``: a number box per issue, with B3's costs;
+- ``positioning``: a number box per issue, with the next cube's price (the engine's, B3);
 - ``cards``: boxes to tick when an action names several cards (Campaign Strategy on turns 7-8,
   discards for new cards);
 - ``choices``: everything else, one choice in words, grouped by what it does.
@@ -18,15 +18,16 @@ Every form keeps the notation field for anything typed by hand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import permutations
 
-from engine.games.tmotp.data import CARDS, STATES, ZONE_DISTANCE
+from engine.games.tmotp.data import CARDS, STATES, travel_cost
 from server.mail import summary_tmotp
 from server.mail.terms import terms
 from server.web.words import _
 
 MODES = ("event", "campaign", "advertise", "position")
-PLACING = {"place_support": "support", "debate_award": "support"}
+PLACING = ("place_support", "debate_award")  # events, the Debate award: state support
 EXHAUSTIVE = 7  # states in a Campaigning plan ordered by trying every order (beyond: nearest)
 
 
@@ -85,13 +86,11 @@ def _campaigning(form, legal, plan, view, words) -> None:
     for st, n in most.items():
         info = STATES[st]
         rows.append({**words.state(st, view), "max": n,
-                     "travel": 0 if plan["free_travel"] else _travel(token, st),
-                     "checks": st in plan["support_checks"], "zone": info["zone"],
+                     "travel": 0 if plan["free_travel"] else travel_cost(token, st),
+                     "checks": st in plan["support_checks"],
                      "region": words.region(info["region"])})
     rows.sort(key=lambda r: (r["travel"], r["region"], r["name"]))
-    form.update(rows=rows, cp=plan["cp"], token=words.state(token, view),
-                free_travel=plan["free_travel"], distances=ZONE_DISTANCE,
-                token_zone=STATES[token]["zone"],
+    form.update(rows=rows, token=words.state(token, view), free_travel=plan["free_travel"],
                 travel=[{"value": a, **words.state(a.split()[1], view)}
                         for a in legal if a.startswith("travel ")],
                 stop="done" in legal)
@@ -103,7 +102,6 @@ def _placement(form, legal, view, words) -> None:
     form["rows"] = sorted(({**words.state(st, view), "max": n,
                             "region": words.region(STATES[st]["region"])}
                            for st, n in most.items()), key=lambda r: (r["region"], r["name"]))
-    form["left"] = (view.get("decision") or {}).get("left")
     form["stop"] = "done" in legal
     form["groups"] = _groups([a for a in legal if a.split()[0] not in ("support", "done")],
                              words, {})
@@ -111,13 +109,10 @@ def _placement(form, legal, view, words) -> None:
 
 def _positioning(form, legal, view, words) -> None:
     form["kind"] = "positioning"
-    frame = view.get("decision") or {}
-    bought = frame.get("bought") or {}
+    prices = (view.get("asks") or {}).get("prices") or {}
     names = terms(words.loc)["issues"]
-    form["rows"] = [{"code": a.split()[1], "name": names.get(a.split()[1], a.split()[1]),
-                     "first": 1 if not bought.get(a.split()[1]) else 2}
-                    for a in legal if a.startswith("position ")]
-    form["cp"] = frame.get("cp")
+    form["rows"] = [{"code": issue, "name": names.get(issue, issue), "price": prices.get(issue)}
+                    for issue in (a.split()[1] for a in legal if a.startswith("position "))]
     form["stop"] = "done" in legal
 
 
@@ -140,46 +135,78 @@ def _groups(actions, words, asks) -> list[dict]:
     return list(groups.values())
 
 
-# --- turning a submitted form into order lines ----------------------------------------------
+# --- turning a submitted form into an order ---------------------------------------------------
+
+NOTHING_ASKED = {"kind": "choices"}  # compose() when the seat is asked nothing: lines as sent
+
+
+def nothing_chosen() -> str:
+    """Why a form sent with nothing chosen and nothing written is refused."""
+    return _("Choose one of the choices, or write an order, then send.")
+
 
 class Refused(ValueError):
-    """A plan that cannot be played as a whole; nothing is sent to the game."""
+    """A form filled in so that it stands for no order; nothing is sent to the game."""
 
 
-def compose(data, form: dict) -> tuple[list[str], bool]:
-    """(order lines, whether they are a plan to play whole or not at all) from the posted
-    ``data`` (a MultiDict) and the ``form`` it was made from. Raises Refused."""
-    kind = form["kind"]
-    lines: list[str] = []
-    atomic = False
+@dataclass
+class Order:
+    """What a submitted form stands for: its ``lines``; ``atomic``: a plan, played whole or not
+    at all; ``stop``: the step whose action ends after the lines if it is still asked then
+    ("then stop"; a plan that spends everything ends it by itself)."""
+
+    lines: list[str]
+    atomic: bool = False
+    stop: str | None = None
+
+    def then(self, state, seat: str) -> str | None:
+        """games.submit_order's ``then``: "done" once, while the seat is still asked ``stop``."""
+        if self.stop and (state.asks(seat) or {}).get("step") == self.stop \
+                and "done" in [str(a) for a in state.legal_actions(seat)]:
+            self.stop = None
+            return "done"
+        return None
+
+
+def compose(data, form: dict) -> Order:
+    """The order the posted ``data`` (a MultiDict) stands for on ``form``. Raises Refused.
+    The engine judges the lines; a plan's CP, costs and cubes are the engine's to count."""
+    kind, order = form["kind"], Order([])
     if kind in ("campaigning", "placement", "positioning"):
-        chosen = _chosen(data, "n.", {r["code"]: r.get("max") for r in form["rows"]})
-        left = None  # what the plan leaves to spend or place (None: not known here)
-        if chosen:
-            atomic = True
-            lines, left = {"campaigning": _campaign_plan, "placement": _placement_plan,
-                           "positioning": _positioning_plan}[kind](chosen, form)
-        elif kind == "campaigning" and data.get("travel"):
-            lines = [data["travel"]]
-        # "Then stop" ends the action; a plan that spends everything ends it by itself.
-        if form.get("stop") and data.get("stop") and left != 0:
-            lines.append("done")
+        chosen = _chosen(data, {r["code"]: r.get("max") for r in form["rows"]})
+        if kind == "campaigning":
+            chosen = _least_travel(form["token"]["code"], chosen, form["free_travel"])
+            order.lines = [f"campaign {st} {n}" for st, n in chosen]
+        elif kind == "placement":
+            order.lines = [f"support {st} {n}" for st, n in chosen]
+        else:
+            order.lines = [f"position {issue}" for issue, n in chosen for _i in range(n)]
+        order.atomic = bool(chosen)
+        if kind == "campaigning" and not chosen and data.get("travel"):
+            order.lines = [data["travel"]]
+        if form.get("stop") and data.get("stop"):
+            if order.lines:
+                order.stop = form["step_name"]
+            else:
+                order.lines = ["done"]
     elif kind == "cards" and data.getlist("card"):
         cards = sorted(int(c) for c in data.getlist("card") if c.isdigit())
-        lines = [" ".join([form["verb"], *map(str, cards)])]
+        order.lines = [" ".join([form["verb"], *map(str, cards)])]
     action = (data.get("action") or "").strip()
-    if action and not lines:
+    if action and not order.lines:
         if data.get("preempt") and action.startswith("play "):
             action += " preempt"
-        lines = [action]
-    typed = [line.strip() for line in (data.get("lines") or "").splitlines() if line.strip()]
-    return lines + typed, atomic
+        order.lines = [action]
+    order.lines += [line.strip() for line in (data.get("lines") or "").splitlines()
+                    if line.strip()]
+    return order
 
 
-def _chosen(data, prefix: str, most: dict) -> list[tuple[str, int]]:
+def _chosen(data, most: dict) -> list[tuple[str, int]]:
+    """The boxes filled in: (state or issue, number), each within what the step allows."""
     out = []
     for code, top in most.items():
-        raw = (data.get(prefix + code) or "").strip()
+        raw = (data.get("n." + code) or "").strip()
         if not raw or raw == "0":
             continue
         if not raw.isdigit() or (top is not None and int(raw) > top):
@@ -189,64 +216,27 @@ def _chosen(data, prefix: str, most: dict) -> list[tuple[str, int]]:
     return out
 
 
-def _campaign_plan(chosen, form) -> tuple[list[str], int]:
-    order = _least_travel(form["token_zone"], chosen, form["free_travel"])
-    travel = 0 if form["free_travel"] else _path(form["token_zone"], [s for s, _n in order])
-    cost = travel + sum(n for _s, n in order)
-    if cost > form["cp"]:
-        raise Refused(_("This plan needs %(cost)s CP (%(travel)s of them to travel) and you "
-                        "have %(cp)s: take some off.", cost=cost, travel=travel, cp=form["cp"]))
-    return [f"campaign {st} {n}" for st, n in order], form["cp"] - cost
-
-
-def _placement_plan(chosen, form) -> tuple[list[str], int | None]:
-    total = sum(n for _s, n in chosen)
-    if form.get("left") is not None and total > form["left"]:
-        raise Refused(_("You may place %(left)s support cubes and chose %(n)s: take some off.",
-                        left=form["left"], n=total))
-    left = form["left"] - total if form.get("left") is not None else None
-    return [f"support {st} {n}" for st, n in chosen], left
-
-
-def _positioning_plan(chosen, form) -> tuple[list[str], int | None]:
-    first = {r["code"]: r["first"] for r in form["rows"]}
-    cost = sum(first[issue] + 2 * (n - 1) for issue, n in chosen)
-    if form.get("cp") is not None and cost > form["cp"]:
-        raise Refused(_("These issue support cubes cost %(cost)s CP and you have %(cp)s: take "
-                        "some off.", cost=cost, cp=form["cp"]))
-    left = form["cp"] - cost if form.get("cp") is not None else None
-    bought = dict(chosen)
-    if left is not None and all((2 if bought.get(r["code"]) else r["first"]) > left
-                                for r in form["rows"]):
-        left = 0  # no further cube fits: Positioning ends by itself (B3)
-    return [f"position {issue}" for issue, n in chosen for _i in range(n)], left
-
-
-def _least_travel(zone: str, chosen, free: bool):
-    """The plan's states in the order that crosses the fewest boundaries from ``zone``."""
+def _least_travel(start: str, chosen, free: bool):
+    """The plan's states in the order that costs least travel from ``start`` (the engine's
+    travel_cost; every order for a few states, nearest first beyond)."""
     if free or len(chosen) < 2:
         return list(chosen)
     if len(chosen) <= EXHAUSTIVE:
-        return list(min(permutations(chosen), key=lambda p: _path(zone, [s for s, _n in p])))
+        return list(min(permutations(chosen), key=lambda p: _path(start, p)))
     left, out = list(chosen), []
     while left:
-        nxt = min(left, key=lambda c: ZONE_DISTANCE[zone][STATES[c[0]]["zone"]])
+        nxt = min(left, key=lambda c: travel_cost(start, c[0]))
         left.remove(nxt)
         out.append(nxt)
-        zone = STATES[nxt[0]]["zone"]
+        start = nxt[0]
     return out
 
 
-def _path(zone: str, states: list[str]) -> int:
+def _path(start: str, plan) -> int:
     cost = 0
-    for st in states:
-        cost += ZONE_DISTANCE[zone][STATES[st]["zone"]]
-        zone = STATES[st]["zone"]
+    for st, _n in plan:
+        cost, start = cost + travel_cost(start, st), st
     return cost
-
-
-def _travel(from_state: str, to_state: str) -> int:
-    return ZONE_DISTANCE[STATES[from_state]["zone"]][STATES[to_state]["zone"]]
 
 
 def _most(legal, verb: str) -> dict[str, int]:

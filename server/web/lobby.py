@@ -6,11 +6,10 @@ whose seats are all taken, and following a game as a spectator."""
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request
-from sqlmodel import select
 
 from server import db
 from server.mail.terms import terms
-from server.models import Game, Spectator, User
+from server.models import Game, User
 from server.services import games, lobby, outbox
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, is_email, sign_in_page
@@ -32,16 +31,7 @@ def _row(session, game: Game, user, names: dict, followed: set[int]) -> dict:
             "seat": names.get(seat, seat) if seat else None,
             "your_move": bool(seat) and games.your_move(session, game, seat),
             "following": game.id in followed,
-            # Anybody signed in who neither plays nor follows the game yet may follow it.
-            "may_follow": user is not None and not seat and game.id not in followed
-            and game.created_by != user.id}
-
-
-def _followed(session, user) -> set[int]:
-    """The ids of the games the reader follows as a spectator."""
-    if user is None:
-        return set()
-    return set(session.exec(select(Spectator.game_id).where(Spectator.user_id == user.id)))
+            "may_follow": lobby.may_follow(game, user, seat, followed)}
 
 
 @bp.get("/")
@@ -49,7 +39,7 @@ def home():
     user = reader()
     names = terms(locale())["seats"]
     with db.reading(db.session()) as session:
-        followed = _followed(session, user)
+        followed = lobby.followed(session, user)
         mine = []
         if user is not None:
             account = session.get(User, user.id)

@@ -22,9 +22,7 @@ from server.mail import game_text, summary_tmotp
 from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, lobby
-from server.web import board_map
-from server.web.board import (_card, _map_words, _persistent, _result, _seat_and_game,
-                              round_name)
+from server.web.board import _card, _result, _seat_and_game, board_context, round_name
 from server.web.pages import page
 from server.web.words import _, locale
 
@@ -111,18 +109,7 @@ def show_replay(game_id: int):
         at, refusal = _at(len(log))
         position = replay(game, log, at)
         return page("replay.html", 400 if refusal else 200, loc, game=game, refusal=refusal,
-                    **_board(position.view, loc), **_replay_context(position, loc))
-
-
-def _board(view: dict, loc: str) -> dict:
-    """What templates/web/_board_public.html shows of a public view (as the game page)."""
-    names = terms(loc)
-    summary = summary_tmotp.summary(view, None, 0, loc)
-    return {"view": view, "summary": summary, "seats": names["seats"],
-            "bag": view.get("bag") or {}, "persistent": _persistent(view, loc),
-            "map": board_map.svg(summary["states"], view.get("tokens") or {},
-                                 seat_names=names["seats"], words=_map_words(),
-                                 title=_("The states: who leads where, and by how many cubes"))}
+                    **board_context(position.view, None, loc), **_replay_context(position, loc))
 
 
 def _replay_context(p: Position, loc: str) -> dict:
@@ -155,7 +142,7 @@ def show_result(game_id: int):
     with db.reading(db.session()) as session:
         game = _finished_game(session, game_id)
         view = game_engine.from_dict(game.state, copy=False).view(None)
-        board, tally = _board(view, loc), _tally(view, loc)
+        board, tally = board_context(view, None, loc), _tally(view, loc)
         board["summary"]["votes"] = tally["tally"]  # the votes won, not only those led
         return page("result.html", 200, loc, game=game, result=_result(game, view, loc),
                     players=_players(session, game, loc), **board, **tally,

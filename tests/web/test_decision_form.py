@@ -17,8 +17,8 @@ from werkzeug.datastructures import MultiDict
 
 import engine.core as game_engine
 from engine.core import CHANCE
-from engine.core.driver import sample_chance
-from engine.games.tmotp.data import STATES, ZONE_DISTANCE
+from engine.core.driver import play_random
+from engine.games.tmotp.data import travel_cost
 from server.models import Game
 from server.services import games, play
 from server.web import decision_form
@@ -26,15 +26,14 @@ from tests.web.pages_helpers import db_engine, new_game, pick_answer
 
 
 def _offered(form: dict) -> set[str]:
-    """Every action the form lets a player send (a plan's boxes one at a time)."""
+    """Every action the form lets a player send (a plan's boxes one at a time; the preempt box
+    with any card's play, where the engine says whether it may be preempted)."""
     out = {o["value"] for g in form["groups"] for o in g["options"]}
     kind = form["kind"]
     if kind == "activity":
-        modes = {m["value"] for r in form["rows"] for m in r["modes"]}
-        out |= modes | ({f"{v} preempt" for v in modes if v.startswith("play ")}
-                        & set(form["legal"]) if form["preempt"] else set())
-        out |= {a for a in form["legal"] if a.endswith(" preempt")} & {
-            f"{o['value']} preempt" for g in form["groups"] for o in g["options"]}
+        out |= {m["value"] for r in form["rows"] for m in r["modes"]}
+        if form["preempt"]:
+            out |= {f"{a} preempt" for a in out if a.startswith("play ")}
     elif kind in ("campaigning", "placement"):
         verb = "campaign" if kind == "campaigning" else "support"
         out |= {f"{verb} {r['code']} {n}" for r in form["rows"] for n in range(1, r["max"] + 1)}
@@ -42,128 +41,121 @@ def _offered(form: dict) -> set[str]:
     elif kind == "positioning":
         out |= {f"position {r['code']}" for r in form["rows"]}
     elif kind == "cards":
-        ids = [c["id"] for c in form["cards"]]
+        ids = sorted(c["id"] for c in form["cards"])
         out |= {" ".join([form["verb"], *map(str, combo)]) for size in form["sizes"]
-                for combo in combinations(sorted(ids), size)} & set(form["legal"])
+                for combo in combinations(ids, size)}
     if form.get("stop"):
         out.add("done")
     return out
 
 
-def _decisions(seeds, options=None):
-    """(state, seat) at every decision of random games."""
+class _Met(Exception):
+    def __init__(self, state, seat):
+        self.state, self.seat = state, seat
+
+
+def _each_decision(seeds, visit, options=None) -> None:
+    """``visit(state, seat)`` at every decision of random games (engine.core.play_random)."""
+    def check(state):
+        for seat in state.active():
+            if seat != CHANCE:
+                visit(state, seat)
     for seed in seeds:
-        state = game_engine.new_game("tmotp", seed=f"forms/{seed}", options=options)
-        rng = random.Random(seed)
-        while state.active():
-            active = state.active()
-            if active == [CHANCE]:
-                state.apply(CHANCE, sample_chance(state))
-                continue
-            for seat in active:
-                yield state, seat
-            for seat in list(active):
-                if seat in state.active():
-                    state.apply(seat, rng.choice(state.legal_actions(seat)))
+        play_random("tmotp", f"forms/{seed}", options=options, check=check)
+
+
+def _legal(state, seat) -> list[str]:
+    return [str(a) for a in state.legal_actions(seat)]
+
+
+def _form(state, seat) -> dict:
+    """The form the seat is shown now (inside a request: its words are the reader's)."""
+    return decision_form.build({"legal_actions": _legal(state, seat)}, state.view(seat), "en")
 
 
 def test_every_form_offers_exactly_the_legal_actions(app):
+    """Plays with the preempt box that the engine refuses are allowed (one box for the whole
+    hand); apart from those, the form offers the legal actions, all of them and no other."""
     kinds = set()
+
+    def visit(state, seat):
+        legal, form = set(_legal(state, seat)), _form(state, seat)
+        kinds.add(form["kind"])
+        offered = _offered(form)
+        extra = {a for a in offered - legal if a.endswith(" preempt")}
+        assert offered - extra == legal, (form["kind"], offered ^ legal)
+        for group in form["groups"]:
+            for option in group["options"]:
+                assert option["label"] and "_" not in option["label"], option
+
     with app.test_request_context():
-        for state, seat in _decisions(range(6), {"vp_cards": True}):
-            legal = [str(a) for a in state.legal_actions(seat)]
-            form = decision_form.build({"legal_actions": legal}, state.view(seat), "en")
-            kinds.add(form["kind"])
-            offered = _offered(form)
-            if form["kind"] == "activity":
-                # Preempt is one box for the whole hand: a card without a legal preempt
-                # is refused by the engine with its reason; none is missing.
-                assert set(legal) <= offered, (set(legal) - offered)
-            else:
-                assert offered == set(legal), (form["kind"], offered ^ set(legal))
-            for group in form["groups"]:
-                for option in group["options"]:
-                    assert option["label"] and "_" not in option["label"], option
+        _each_decision(range(6), visit, {"vp_cards": True})
     assert {"activity", "campaigning", "positioning", "placement", "cards", "choices"} <= kinds
 
 
-def _at(step_name: str, seeds=range(60), when=lambda legal: True):
-    for state, seat in _decisions(seeds):
-        if state.asks(seat)["step"] == step_name and when(state.legal_actions(seat)):
-            return state, seat
+def _at(step_name: str, seeds=range(200), when=lambda legal: True):
+    """A copy of the first state of random games where a seat is asked ``step_name``."""
+    def visit(state, seat):
+        if state.asks(seat)["step"] == step_name and when(_legal(state, seat)):
+            raise _Met(game_engine.from_dict(state.to_dict()), seat)
+    try:
+        _each_decision(seeds, visit)
+    except _Met as met:
+        return met.state, met.seat
     raise AssertionError(f"no {step_name} decision met")
 
 
-def _form(state, seat, view) -> dict:
-    """The form the seat is shown now (inside a request: its words are the reader's)."""
-    return decision_form.build({"legal_actions": [str(a) for a in state.legal_actions(seat)]},
-                               view, "en")
-
-
-def test_a_campaigning_plan_goes_the_way_of_least_travel_and_must_fit_the_cp(app):
-    state, seat = _at("campaigning")
-    view = state.view(seat)
+def test_a_campaigning_plan_goes_the_way_of_least_travel(app):
+    state, seat = _at("campaigning", when=lambda legal: "done" in legal)
+    plan = state.asks(seat)["plan"]
     with app.test_request_context():
-        form = _form(state, seat, view)
-        plan = view["asks"]["plan"]
+        form = _form(state, seat)
         rows = {r["code"]: r for r in form["rows"]}
         for code, row in rows.items():
             assert row["checks"] == (code in plan["support_checks"])
-            assert row["travel"] == (0 if plan["free_travel"] else
-                                     ZONE_DISTANCE[STATES[plan["token"]]["zone"]][row["zone"]])
-        # Two states, the far one listed first: the plan visits the near one first.
-        zone = STATES[plan["token"]]["zone"]
-        near = next(c for c, r in rows.items() if STATES[c]["zone"] == zone)
-        far = next((c for c, r in rows.items() if ZONE_DISTANCE[zone][r["zone"]] >= 1
-                    and r["max"] >= 1), None)
-        if far is not None and plan["cp"] >= 3 and not plan["free_travel"]:
-            lines, atomic = decision_form.compose(
-                MultiDict({f"n.{far}": "1", f"n.{near}": "1"}), form)
-            assert atomic and lines == [f"campaign {near} 1", f"campaign {far} 1"]
-        too_much = {f"n.{c}": str(r["max"]) for c, r in list(rows.items())[:3]}
-        with pytest.raises(decision_form.Refused, match="CP"):
-            decision_form.compose(MultiDict(too_much), form)
+            assert row["travel"] == (0 if plan["free_travel"] else travel_cost(plan["token"], code))
+        # Two states, the far one first in the form: the plan visits the near one first.
+        near = next(c for c in rows if travel_cost(plan["token"], c) == 0)
+        far = next((c for c in rows if travel_cost(plan["token"], c) >= 1), None)
+        if far is not None and not plan["free_travel"]:
+            order = decision_form.compose(MultiDict({f"n.{far}": "1", f"n.{near}": "1"}), form)
+            assert order.atomic and order.lines == [f"campaign {near} 1", f"campaign {far} 1"]
         with pytest.raises(decision_form.Refused, match="whole number"):
             decision_form.compose(MultiDict({f"n.{near}": "-1"}), form)
         with pytest.raises(decision_form.Refused, match="whole number"):
             decision_form.compose(MultiDict({f"n.{near}": str(rows[near]["max"] + 1)}), form)
-        stop = decision_form.compose(MultiDict({"stop": "1"}), form)
-        assert stop == (["done"], False)
-        # "Then stop" after a plan that leaves CP; none after one that spends them all (the
-        # action ends by itself: a "done" then would be refused or answer the next decision).
-        every = rows[near]["max"]
-        spent = decision_form.compose(MultiDict({f"n.{near}": str(every), "stop": "1"}), form)
-        assert spent == ([f"campaign {near} {every}"], True)
-        if every > 1:
-            some = decision_form.compose(MultiDict({f"n.{near}": "1", "stop": "1"}), form)
-            assert some == ([f"campaign {near} 1", "done"], True)
+        assert decision_form.compose(MultiDict({"stop": "1"}), form).lines == ["done"]
+        # "Then stop" after a plan: "done" is applied after it only if Campaigning is still asked.
+        stop = decision_form.compose(MultiDict({f"n.{near}": "1", "stop": "1"}), form)
+        assert stop.lines == [f"campaign {near} 1"] and stop.stop == "campaigning"
+        assert stop.then(state, seat) == "done" and stop.then(state, seat) is None
 
 
-def test_positioning_costs_one_then_two_cp_in_the_same_issue(app):
+def test_positioning_shows_the_engines_price_of_the_next_cube(app):
     state, seat = _at("positioning")
-    view = state.view(seat)
     with app.test_request_context():
-        form = _form(state, seat, view)
-        cp = view["decision"]["cp"]
+        form = _form(state, seat)
+        prices = state.asks(seat)["prices"]
+        assert {r["code"]: r["price"] for r in form["rows"]} == {
+            r["code"]: prices[r["code"]] for r in form["rows"]}
         issue = form["rows"][0]["code"]
-        fits = max(n for n in range(1, cp + 1) if 1 + 2 * (n - 1) <= cp)
-        lines, atomic = decision_form.compose(MultiDict({f"n.{issue}": str(fits)}), form)
-        assert lines == [f"position {issue}"] * fits and atomic
-        with pytest.raises(decision_form.Refused, match="cost"):
-            decision_form.compose(MultiDict({f"n.{issue}": str(fits + 1)}), form)
+        cp = state.view(seat)["decision"]["cp"]
+        order = decision_form.compose(MultiDict({f"n.{issue}": "2"}), form)
+        assert order.lines == [f"position {issue}"] * 2 and order.atomic
+        state.apply(seat, f"position {issue}")  # B3: the next cube in that issue costs 2 CP
+        if cp > 1:
+            assert state.asks(seat)["prices"][issue] == 2
 
 
 def test_card_boxes_make_one_action_with_the_cards_in_increasing_order(app):
-    state, seat = _at("discard_redraw", range(200),
-                      lambda legal: any(len(str(a).split()) > 2 for a in legal))
+    state, seat = _at("discard_redraw", when=lambda legal: any(len(a.split()) > 2
+                                                               for a in legal))
     with app.test_request_context():
-        legal = [str(a) for a in state.legal_actions(seat)]
-        form = decision_form.build({"legal_actions": legal}, state.view(seat), "en")
+        form = _form(state, seat)
         ids = [str(c["id"]) for c in form["cards"]][:2]
-        data = MultiDict([("card", ids[1]), ("card", ids[0])])
-        lines, _atomic = decision_form.compose(data, form)
-        assert lines == [f"{form['verb']} {' '.join(sorted(ids, key=int))}"]
-        assert lines[0] in legal
+        order = decision_form.compose(MultiDict([("card", ids[1]), ("card", ids[0])]), form)
+        assert order.lines == [f"{form['verb']} {' '.join(sorted(ids, key=int))}"]
+        assert order.lines[0] in _legal(state, seat)
 
 
 def _drive_to(app, gid: int, step_name: str, seed: int = 5) -> tuple[str, int]:
@@ -201,13 +193,13 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
         view = game_engine.from_dict(game.state).view(seat)
         log_before = len(view["log"])
     plan = view["asks"]["plan"]
-    # Over the card's CP: refused with the sum, nothing played.
+    # Over the card's CP (three states, each taking all the CP it could alone): the engine
+    # refuses the second line, so none is played.
     most = decision_form._most(view["legal_actions"], "campaign")
     over = {f"n.{st}": str(n) for st, n in list(most.items())[:3]}
     refused = reader.post_form(f"/games/{gid}", f"/games/{gid}/order", {"step": step, **over})
-    assert refused.status_code == 422 and b"This plan needs" in refused.data
-    # One line of a plan refused by the engine (a state declared twice is not possible in one
-    # form, so a typed second line): none of the plan is played.
+    assert refused.status_code == 422 and b"none of it was played" in refused.data
+    # A typed line refused after the plan: none of the plan is played either.
     here = plan["token"]
     bad = reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
                            {"step": step, f"n.{here}": "1", "lines": "campaign XX 9"})
@@ -216,13 +208,15 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
         game = s.get(Game, gid)
         assert game.step == step and len(game_engine.from_dict(game.state).view(seat)["log"]) \
             == log_before
-    # A plan that fits: every line played.
+    # A plan that fits, then stop: every line played, then "done" if CP are left.
     good = reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
-                            {"step": step, f"n.{here}": "1"})
+                            {"step": step, f"n.{here}": "1", "stop": "1"})
     assert good.status_code == 303, good.data[-2000:]
     with Session(db_engine(app)) as s:
-        log = [e[1] for e in game_engine.from_dict(s.get(Game, gid).state).view(seat)["log"]]
-    assert f"campaign {here} 1" in log[log_before:]
+        log = [e for e in game_engine.from_dict(s.get(Game, gid).state).view(seat)["log"]
+               [log_before:] if e[0] == seat]
+    assert [a for _seat, a in log[:2]] == ([f"campaign {here} 1", "done"] if plan["cp"] > 1
+                                          else [f"campaign {here} 1"])
 
 
 def test_an_atomic_order_keeps_nothing_of_a_refused_plan_and_a_plain_one_keeps_the_lines_before(
@@ -241,8 +235,7 @@ def test_an_atomic_order_keeps_nothing_of_a_refused_plan_and_a_plain_one_keeps_t
         part = play.order(gid, seat, step, [f"campaign {token} 1", "campaign XX 9"])
     assert part.accepted and part.applied == [f"campaign {token} 1"]
     with Session(db_engine(app)) as s:
-        assert games.log_of(s, gid)[-1].action in (f"campaign {token} 1",) or \
-            s.get(Game, gid).step > step
+        assert f"campaign {token} 1" in [row.action for row in games.log_of(s, gid)]
 
 
 class _Controls(HTMLParser):

@@ -135,16 +135,17 @@ class Advertising(Step):
 
 # --- B3 Positioning on Issues ----------------------------------------------------------------
 
+def position_price(f, issue: str) -> int:
+    """B3: the first cube in an issue costs 1 CP, each further one in the same action 2 CP."""
+    return 1 if f["bought"].get(issue, 0) == 0 else 2
+
+
 def _position_choices(g, f, seat) -> list:
     banned = None
     if g.options["restricted_positioning"] and f["card"] in CARDS and not f.get("from_event"):
         banned = CARDS[f["card"]]["issue"]      # Optional rule: Restricted Positioning
-    out = []
-    for issue in ISSUES:
-        price = 1 if f["bought"].get(issue, 0) == 0 else 2
-        if issue != banned and price <= f["cp"]:
-            out.append(f"position {issue}")
-    return out
+    return [f"position {issue}" for issue in ISSUES
+            if issue != banned and position_price(f, issue) <= f["cp"]]
 
 
 def _end_positioning_if_spent(g) -> None:
@@ -165,8 +166,7 @@ class Positioning(Step):
             g.end()
             return
         issue = action.split()[1]
-        # B3: the first cube in an issue costs 1 CP, each further one in the same action 2 CP.
-        f["cp"] -= 1 if f["bought"].get(issue, 0) == 0 else 2
+        f["cp"] -= position_price(f, issue)
         f["bought"][issue] = f["bought"].get(issue, 0) + 1
         gain(g.s["issues"], issue, seat, 1)
         g.note("{seat} adds issue support in {issue}.", seat=seat, issue=issue)

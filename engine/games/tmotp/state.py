@@ -7,7 +7,7 @@ from engine.core.errors import OptionsError
 from engine.core.protocol import CHANCE, GameState
 from engine.core.stack import Machine
 
-from .data import CARDS, SEATS
+from .data import CARDS, ISSUES, SEATS
 from .messages import NAMES, msg
 
 GAME_ID = "tmotp"
@@ -143,8 +143,9 @@ class TmotpState(Machine, GameState):
 
     def asks(self, seat) -> dict | None:
         """What the seat is asked now: the rulebook step's name, and the card it is about (the
-        card an opponent played for CP, at a trigger decision) or, while Campaigning, what a
-        planner needs (campaign_points.campaign_plan); None when the seat is not asked."""
+        card an opponent played for CP, at a trigger decision) or what a planner needs: while
+        Campaigning, campaign_points.campaign_plan; while Positioning, the next cube's price
+        in each issue. None when the seat is not asked."""
         if not self.s["stack"] or seat not in self.active():
             return None
         f = self.top
@@ -155,6 +156,9 @@ class TmotpState(Machine, GameState):
         elif f["step"] == "campaigning":
             from .campaign_points import campaign_plan
             out["plan"] = campaign_plan(self, seat)
+        elif f["step"] == "positioning":
+            from .campaign_points import position_price
+            out["prices"] = {issue: position_price(f, issue) for issue in ISSUES}
         return out
 
     def view(self, seat) -> dict:
