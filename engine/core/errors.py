@@ -29,3 +29,13 @@ class IllegalAction(ActionError):
 
 class OptionsError(ValueError):
     """A game was asked for with an unknown edition, option or seat list."""
+
+
+def with_defaults(options: dict, defaults: dict) -> dict:
+    """``options`` over a game's ``defaults``, or OptionsError naming the unknown ones."""
+    from .messages import plain
+    unknown = set(options) - set(defaults)
+    if unknown:
+        raise OptionsError(plain("Unknown option(s) {unknown}; the options are {known}.",
+                                 unknown=", ".join(sorted(unknown)), known=", ".join(defaults)))
+    return {**defaults, **options}

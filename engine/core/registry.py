@@ -39,4 +39,4 @@ def _lookup(game_id):
 
 def _load_builtin() -> None:
     if not _GAMES:
-        from engine.games import tmotp  # noqa: F401  (registers itself)
+        from engine.games import mrpresident, tmotp  # noqa: F401  (register themselves)

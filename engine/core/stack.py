@@ -2,7 +2,12 @@
 
 A frame is a plain dict ``{"step": name, ...locals}`` kept in the state, so it serialises with it.
 A step is an object in the game's step table: who acts at it, what they may do, and what doing it does.
+A game whose state is such a stack (``Machine``) gets the whole protocol of who acts, what is legal,
+chance and sealed commitments from it; the game supplies the steps.
 """
+import json
+
+from .protocol import CHANCE
 
 
 class Step:
@@ -34,11 +39,130 @@ class Step:
         return self.name.replace("_", " ")
 
 
+class StepTable:
+    """A game's tables of named steps and continuations, filled by its decorators."""
+
+    def __init__(self):
+        self.steps: dict = {}
+        self.then: dict = {}
+
+    def step(self, cls):
+        """Register a Step subclass under its ``name``."""
+        self.steps[cls.name] = cls()
+        return cls
+
+    def continuation(self, fn):
+        """Register a continuation, run when a frame that names it ends."""
+        self.then[fn.__name__] = fn
+        return fn
+
+
 class Machine:
-    """Mixin for a state whose ``s["stack"]`` holds frames and ``STEPS`` maps names to steps."""
+    """Mixin for a state whose ``s["stack"]`` holds frames and ``STEPS`` maps names to steps:
+    the protocol (engine.core.protocol.GameState) of a game kept as a plain JSON dict ``s`` with
+    ``seed``, ``options``, ``stack``, ``log`` and ``notes``.
+
+    A simultaneous step's commitments wait in its frame's ``commits`` until every seat of the
+    step has committed; then the step resolves them all at once."""
 
     STEPS: dict = {}
     THEN: dict = {}
+
+    def __init__(self, s: dict):
+        self.s = s
+
+    @property
+    def seed(self):
+        return self.s["seed"]
+
+    @property
+    def options(self) -> dict:
+        return self.s["options"]
+
+    def log_length(self) -> int:
+        return len(self.s["log"])
+
+    def active(self) -> list:
+        if not self.s["stack"]:
+            return []
+        f = self.top
+        step = self.STEPS[f["step"]]
+        if step.chance:
+            return [CHANCE]
+        seats = step.seats(self, f)
+        if step.simultaneous:
+            done = f.get("commits", {})
+            return [x for x in seats if x not in done]
+        return list(seats)
+
+    def legal_actions(self, seat) -> list:
+        if not self.s["stack"]:
+            return []
+        f = self.top
+        step = self.STEPS[f["step"]]
+        if seat == CHANCE:
+            return sorted(a for a, _ in step.outcomes(self, f)) if step.chance else []
+        if step.chance or seat not in self.active():
+            return []
+        return sorted(step.actions(self, f, seat))
+
+    def chance_weights(self):
+        """Return (actions, weights) of the pending chance step."""
+        f = self.top
+        outs = self.STEPS[f["step"]].outcomes(self, f)
+        return [a for a, _ in outs], [w for _, w in outs]
+
+    def chance_outcomes(self) -> list:
+        if not self.s["stack"] or not self.STEPS[self.top["step"]].chance:
+            return []
+        actions, weights = self.chance_weights()
+        total = sum(weights)
+        return sorted((a, w / total) for a, w in zip(actions, weights))
+
+    def _do(self, seat, action: str) -> None:
+        f = self.top
+        step = self.STEPS[f["step"]]
+        self.s["log"].append([seat, action])
+        if step.simultaneous:
+            commits = f.setdefault("commits", {})
+            commits[seat] = action
+            if all(x in commits for x in step.seats(self, f)):
+                del f["commits"]
+                step.resolve(self, f, commits)
+        else:
+            step.do(self, f, seat, action)
+
+    def prompt(self, seat) -> str:
+        """What ``seat`` is asked now; to anybody not asked, what the game waits for
+        (``waiting``)."""
+        if not self.s["stack"]:
+            return self.msg("The game is over.")
+        f = self.top
+        step = self.STEPS[f["step"]]
+        if seat is None or seat == CHANCE or seat not in self.active():
+            return self.waiting(step.prompt(self, f, None))
+        return step.prompt(self, f, seat)
+
+    def waiting(self, prompt) -> str:
+        """The prompt told to those not asked (games may name who is asked)."""
+        return self.msg("Waiting: {prompt}", prompt=prompt)
+
+    def to_dict(self) -> dict:
+        return json.loads(json.dumps(self.s))
+
+    @classmethod
+    def from_dict(cls, data: dict, copy: bool = True):
+        return cls(json.loads(json.dumps(data)) if copy else data)
+
+    def note(self, template: str, **args) -> None:
+        """Record a public line of the game's history (what happened, in words): its English
+        text, and its template and arguments to tell it in other languages
+        (engine.core.messages). The English could be rendered again from the other two
+        (tests/engine/test_messages.py checks it is); it is kept so that every view, which lists
+        all notes, costs no rendering."""
+        args = json.loads(json.dumps(args))     # as the stored state will hold them
+        self.s["notes"].append([len(self.s["log"]), str(self.msg(template, **args)), template,
+                                args])
 
     @property
     def top(self) -> dict:

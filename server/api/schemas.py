@@ -77,11 +77,23 @@ class TokenSchema(ma.Schema):
 
 # --- games --------------------------------------------------------------------------------
 class OptionsSchema(ma.Schema):
-    """1960: The Making of the President's options (all optional)."""
+    """A game's options (all optional; which apply depends on the game type, and the engine
+    judges the combination: a bad one is a 422 naming what is wrong).
 
-    edition = fields.String(validate=validate.OneOf(["gmt", "zman"]))
+    1960 (tmotp): edition gmt | zman, vp_cards, restricted_positioning.
+    Mr. President (mrpresident): edition chalkboard | dial, players 2-4, version short | long,
+    count electoral | popular (dial), nominee (chalkboard, 4 players), parties seats | lot,
+    plurality."""
+
+    edition = fields.String(validate=validate.OneOf(["gmt", "zman", "chalkboard", "dial"]))
     vp_cards = fields.Boolean()
     restricted_positioning = fields.Boolean()
+    players = fields.Integer(strict=True, validate=validate.Range(min=2, max=4))
+    version = fields.String(validate=validate.OneOf(["short", "long"]))
+    count = fields.String(validate=validate.OneOf(["electoral", "popular"]))
+    nominee = fields.Boolean()
+    parties = fields.String(validate=validate.OneOf(["seats", "lot"]))
+    plurality = fields.Boolean()
 
 
 class TimingSchema(ma.Schema):

@@ -1,7 +1,11 @@
 """The template context of each kind of mail, from plain data: the recipient's view of the game
 (never the state), names, and the links of this installation. The worker gathers the data from
 the database; tests pass fixed data and compare the rendering with checked-in output. Names of
-seats are in the recipient's language (`terms`)."""
+seats are in the recipient's language (`terms`).
+
+Every game's mails share the templates; what differs by game comes from the game's summary
+module (``SUMMARIES``, by the view's ``game``) and its choices (``choices.listed``), and the
+templates pick their game's partials and words by ``game_type``."""
 
 from __future__ import annotations
 
@@ -12,21 +16,22 @@ from typing import Callable, Iterable
 from babel.dates import (format_date, format_datetime, get_date_format, get_datetime_format,
                          get_time_format)
 
-from server.mail import game_text, summary_tmotp
+from engine.games.mrpresident.state import check_options
+from server.catalogue import N_
+from server.mail import choices as choice_lists
+from server.mail import game_text, summary_mrpresident, summary_tmotp
 from server.mail.render import gettext, supported
 from server.mail.terms import terms
 
 # Longer lists of legal orders (a Campaigning allocation can have hundreds) point to the page.
-MAX_LISTED = 20
+MAX_LISTED = choice_lists.MAX_LISTED
+
+# The summary of a game, by its type (the view's "game").
+SUMMARIES = {"tmotp": summary_tmotp, "mrpresident": summary_mrpresident}
 
 # Which statuses of an order by reply were taken (order_received); any other status is a
 # refusal (order_refused: stale, malformed, illegal, over, empty, ...).
 RECEIVED = ("applied", "sealed", "standing")
-
-
-def N_(message: str) -> str:
-    """Marks a message for extraction; translated where it is used (``gettext``)."""
-    return message
 
 
 # The rule an order given without asking followed (AutoOrder.source, AutoOrder.rule), in words.
@@ -68,13 +73,27 @@ class Links:
 
 
 def _common(game_id: int, seat: str | None, player_name: str, locale: str, links: Links,
-            preferences_url: str | None = None) -> dict:
+            preferences_url: str | None = None, game_type: str = "tmotp") -> dict:
     """``preferences_url``: the recipient's signed preferences link (links.preferences_url),
     when the mail goes to a user; else the plain page, which asks them to log in."""
-    return {"game_id": game_id, "player_name": player_name, "locale": locale,
+    return {"game_id": game_id, "game_type": game_type, "player_name": player_name,
+            "locale": locale,
             "seat_name": terms(locale)["seats"].get(seat, seat or ""),
             "game_url": links.game(game_id),
             "preferences_url": preferences_url or links.preferences()}
+
+
+def summary(view: dict, seat: str | None, notes_seen: int, locale: str) -> dict:
+    """The game as the seat's view shows it, by the game's own summary module."""
+    return SUMMARIES[view["game"]].summary(view, seat, notes_seen, locale)
+
+
+def _choices(legal: list[str], game_type: str, url: Callable[[str], str] | None) -> dict:
+    """The orders a mail lists (each with its signed link, if any), how many more are on the
+    game page, and the two-card plays' notation (Mr. President)."""
+    found = choice_lists.listed(legal, game_type)
+    return {"choices": [{"action": a, "url": url(a) if url else None} for a in found["listed"]],
+            "more": found["more"], "pairs": found["pairs"]}
 
 
 def rule_text(source: str, rule: str | None, locale: str) -> str:
@@ -120,12 +139,12 @@ def your_decision(game_id: int, seat: str, step: int, view: dict, player_name: s
     page), or None when the mail carries none. ``auto_orders``: [{"actions", "source",
     "rule"}], what the server did for the seat without asking since its last mail."""
     legal = list(view["legal_actions"])
-    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
+    game_type = view["game"]
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
             "step": step, "prompt": game_text.text(_prompt(view), locale), "legal_actions": legal,
-            "choices": [{"action": a, "url": choice_url(a) if choice_url else None}
-                        for a in legal[:MAX_LISTED]],
+            **_choices(legal, game_type, choice_url),
             "simultaneous": len(view.get("active", [])) > 1, "max_listed": MAX_LISTED,
-            "summary": summary_tmotp.summary(view, seat, notes_seen, locale),
+            "summary": summary(view, seat, notes_seen, locale),
             "notation_url": links.notation(view["game"]),
             "auto_orders": described(auto_orders, locale)}
 
@@ -168,42 +187,59 @@ def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, playe
 def step_resolved(game_id: int, seat: str, step: int, view: dict, player_name: str,
                   locale: str, links: Links, notes_seen: int = 0,
                   auto_orders: Iterable[dict] = (), preferences_url: str | None = None) -> dict:
-    """The simultaneous step ``step`` was resolved (Campaign Strategy or Debate cards revealed)
-    and the seat is not asked anything now: what changed since its last mail, and the game."""
-    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
-            "step": step, "summary": summary_tmotp.summary(view, seat, notes_seen, locale),
+    """The simultaneous step ``step`` was resolved (1960's Campaign Strategy or Debate cards,
+    Mr. President's campaign cards, second cards or upset attempts revealed) and the seat is not
+    asked anything now: what changed since its last mail, and the game."""
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, view["game"]),
+            "step": step, "summary": summary(view, seat, notes_seen, locale),
             "auto_orders": described(auto_orders, locale)}
 
 
 def digest(player_name: str, day: str, waiting: Iterable[dict], locale: str, links: Links,
            now: datetime, preferences_url: str | None = None) -> dict:
     """The daily list of the user's games waiting for a decision. ``waiting``: one entry per
-    game and seat asked, {"game_id", "seat", "step", "prompt", "legal_actions", "deadline_at",
-    "choice_url" (the signed link of an action, or None)}, from the seat's own view."""
+    game and seat asked, {"game_id", "game" (its type; 1960 if not given), "seat", "step",
+    "prompt", "legal_actions", "deadline_at", "choice_url" (the signed link of an action, or
+    None)}, from the seat's own view. ``game_type``: the one type of every game listed, or None
+    when they are of several (the subject names the game when it can)."""
     seats = terms(locale)["seats"]
     games = []
     for entry in waiting:
-        legal = list(entry["legal_actions"])
-        url_of = entry.get("choice_url")
+        game_type = entry.get("game", "tmotp")
         games.append({
-            "game_id": entry["game_id"], "seat_name": seats.get(entry["seat"], entry["seat"]),
+            "game_id": entry["game_id"], "game_type": game_type,
+            "seat_name": seats.get(entry["seat"], entry["seat"]),
             "step": entry["step"], "prompt": game_text.text(entry["prompt"], locale),
-            "choices": [{"action": a, "url": url_of(a) if url_of else None}
-                        for a in legal[:MAX_LISTED]],
-            "more": max(0, len(legal) - MAX_LISTED),
+            **_choices(entry["legal_actions"], game_type, entry.get("choice_url")),
             "deadline": deadline(entry.get("deadline_at"), now, locale),
             "game_url": links.game(entry["game_id"])})
+    types = {g["game_type"] for g in games}
     return {"player_name": player_name, "locale": locale,
+            "game_type": types.pop() if len(types) == 1 else None,
             "day": format_date(date.fromisoformat(day), "long", locale=supported(locale)),
             "games": games, "game_url": links.base_url,
             "preferences_url": preferences_url or links.preferences()}
 
 
 def game_started(game_id: int, seat: str, player_name: str, seed_hash: str, locale: str,
-                 links: Links, preferences_url: str | None = None) -> dict:
-    opponent = next(s for s in summary_tmotp.SEAT_NAMES if s != seat)
-    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
-            "opponent": terms(locale)["seats"][opponent], "seed_hash": seed_hash}
+                 links: Links, preferences_url: str | None = None, game_type: str = "tmotp",
+                 seats: Iterable[str] = ("kennedy", "nixon"), options: dict | None = None
+                 ) -> dict:
+    """``seats``: every seat of the game; ``options``: the game's options as stored (those not
+    given take the game's defaults; Mr. President's mail names its variant)."""
+    names = terms(locale)["seats"]
+    opponents = [names[s] for s in seats if s != seat]
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
+            "opponent": opponents[0], "opponents": game_text.JOIN[supported(locale)].join(
+                opponents),
+            "variant": _variant(game_type, options, locale), "seed_hash": seed_hash}
+
+
+def _variant(game_type: str, options: dict | None, locale: str) -> str | None:
+    """The variant a game is played in, in words (Mr. President), or None."""
+    if game_type != "mrpresident":
+        return None
+    return summary_mrpresident.variant(check_options(dict(options or {})), locale)
 
 
 def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, seed: str,
@@ -211,28 +247,31 @@ def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, s
               preferences_url: str | None = None) -> dict:
     result = result or {}
     winner = terms(locale)["seats"].get(result.get("winner"))
-    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, view["game"]),
             "winner": winner,
             "result_text": game_text.text(result.get("reason_message") or result.get("reason")
                                           or result.get("text") or "", locale),
             "seed": seed, "seed_hash": seed_hash, "replay_url": links.replay(game_id),
-            "summary": summary_tmotp.summary(view, seat, len(view.get("notes", [])), locale)}
+            "summary": summary(view, seat, len(view.get("notes", [])), locale)}
 
 
 def seat_joined(game_id: int, seat: str | None, player_name: str, joined_name: str,
                 joined_seat: str, all_seated: bool, locale: str, links: Links,
-                preferences_url: str | None = None) -> dict:
-    return {**_common(game_id, seat, player_name, locale, links, preferences_url),
+                preferences_url: str | None = None, game_type: str = "tmotp") -> dict:
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
             "joined_name": joined_name,
             "joined_seat": terms(locale)["seats"].get(joined_seat, joined_seat),
             "all_seated": all_seated}
 
 
 def invitation(game_id: int, seat: str, host_name: str, locale: str, links: Links,
-               preferences_url: str | None = None) -> dict:
-    """``preferences_url``: only when the address has an account (else the plain page)."""
-    return {**_common(game_id, seat, "", locale, links, preferences_url),
-            "host_name": host_name, "join_url": links.join(game_id)}
+               preferences_url: str | None = None, game_type: str = "tmotp",
+               options: dict | None = None) -> dict:
+    """``preferences_url``: only when the address has an account (else the plain page).
+    ``options``: the game's options as stored (Mr. President's mail names its variant)."""
+    return {**_common(game_id, seat, "", locale, links, preferences_url, game_type),
+            "host_name": host_name, "join_url": links.join(game_id),
+            "variant": _variant(game_type, options, locale)}
 
 
 def order_kind(status: str) -> str:
@@ -251,10 +290,11 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
     decision mail shows it."""
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
                              choice_url, preferences_url=preferences_url)
+    legal = choice_lists.listed(answer.get("legal", []), view["game"])
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
             "applied": list(answer.get("applied", [])),
             "reason": game_text.text(answer.get("reason"), locale),
-            "legal": list(answer.get("legal", [])),
+            "legal": legal["listed"], "legal_more": legal["more"], "legal_pairs": legal["pairs"],
             "standing": list(answer.get("standing") or []),
             "answered_step": answer.get("answered_step"),
             "prompt": game_text.text(_prompt(view), locale) if view["legal_actions"] else None}

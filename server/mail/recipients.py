@@ -5,7 +5,9 @@ goes out. A "your decision" mail (or a reminder) for a step that has moved on (t
 the web, or the step was resolved) is not sent at all: a mail asking a question that is already
 answered costs the player a round trip for nothing.
 
-Every mail is built from the recipient seat's own view (``view(seat)``), never the state. The
+Every mail is built from the recipient seat's own view (``view(seat)``), never the state, with
+one fact of the server's own (``games.seat_view``): how many seats have sealed their order of a
+simultaneous step (Mr. President's "2 of 3 have chosen"; never who). The
 orders the server gave for a seat without asking (AutoOrder rows not yet mailed) are listed in
 the seat's next decision, reminder, deadline or resolution mail; ``Envelope.auto_orders`` names
 them, and delivery marks them mailed with the mail.
@@ -197,7 +199,7 @@ def _asked(session: Session, payload: dict, kind: str) -> _Asked | None:
     seat, user = _seat_and_user(session, game.id, seat_name)
     if user is None or not _reaches(session, user, kind):
         return None
-    view = state.view(seat_name)
+    view = games.seat_view(session, game, seat_name, state)
     return _Asked(game, seat, user, step, state, view, len(view.get("notes", [])),
                   _unmailed(session, game.id, seat_name))
 
@@ -246,7 +248,7 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
     seat, user = _seat_and_user(session, game.id, seat_name)
     if user is None or not _reaches(session, user, "deadline_passed"):
         return []
-    view = _state(game).view(seat_name)
+    view = games.seat_view(session, game, seat_name, _state(game))
     notes = len(view.get("notes", []))
     asked = games.your_move(session, game, seat_name)
     auto = _unmailed(session, game.id, seat_name)
@@ -279,7 +281,7 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
         if not _reaches(session, user, "step_resolved") or \
                 games.your_move(session, game, seat.seat):
             continue
-        view = state.view(seat.seat)
+        view = games.seat_view(session, game, seat.seat, state)
         notes = len(view.get("notes", []))
         auto = _unmailed(session, game.id, seat.seat)
         context = contexts.step_resolved(
@@ -306,8 +308,9 @@ def _digest(session, payload, settings) -> list[Envelope]:
             continue
         view = _state(game).view(seat.seat)
         notes = len(view.get("notes", []))
-        waiting.append({"game_id": game.id, "seat": seat.seat, "step": game.step,
-                        "prompt": view["prompt_message"], "legal_actions": list(view["legal_actions"]),
+        waiting.append({"game_id": game.id, "game": game.game_type, "seat": seat.seat,
+                        "step": game.step, "prompt": view["prompt_message"],
+                        "legal_actions": list(view["legal_actions"]),
                         "deadline_at": game.deadline_at,
                         "choice_url": _choice_url(settings, game, seat.seat, game.step, user,
                                                   notes)})
@@ -328,7 +331,7 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     seat, user = _seat_and_user(session, payload["game_id"], seat_name)
     if game is None or user is None or not game.state:
         return []
-    view = _state(game).view(seat_name)
+    view = games.seat_view(session, game, seat_name, _state(game))
     notes = len(view.get("notes", []))
     asked = games.your_move(session, game, seat_name)
     if not asked:
@@ -357,12 +360,16 @@ def _game_started(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None:
         return []
+    seated = _seated(session, game.id)
+    every = list(session.exec(select(Seat.seat).where(Seat.game_id == game.id)
+                              .order_by(Seat.id)).all())
     return [Envelope(seat.seat, user.email, user.locale, "game_started",
                      contexts.game_started(game.id, seat.seat, _name(user), game.seed_hash,
                                            user.locale, settings.links,
-                                           _preferences(settings, user)),
+                                           _preferences(settings, user), game.game_type,
+                                           every, game.options),
                      game.id, seat.seat, user.id)
-            for seat, user in _seated(session, game.id)
+            for seat, user in seated
             if _reaches(session, user, "game_started")]
 
 
@@ -395,7 +402,8 @@ def _seat_joined(session, payload, settings) -> list[Envelope]:
     return [Envelope(host_seat or f"user:{host.id}", host.email, host.locale, "seat_joined",
                      contexts.seat_joined(game.id, host_seat, _name(host), _name(joined),
                                           payload["seat"], all_seated, host.locale,
-                                          settings.links, _preferences(settings, host)),
+                                          settings.links, _preferences(settings, host),
+                                          game.game_type),
                      game.id, host_seat, host.id)]
 
 
@@ -415,7 +423,8 @@ def _invitation(session, payload, settings) -> list[Envelope]:
     # An address without an account gets the plain preferences page (it has nothing to set).
     return [Envelope(f"invite:{payload['email']}", payload["email"], locale, "invitation",
                      contexts.invitation(game.id, payload["seat"], _name(host), locale,
-                                         settings.links, _preferences(settings, invitee)),
+                                         settings.links, _preferences(settings, invitee),
+                                         game.game_type, game.options),
                      game.id, None, invitee.id if invitee else None)]
 
 

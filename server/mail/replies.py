@@ -35,6 +35,10 @@ log = logging.getLogger("whistlestop.replies")
 
 MAX_RAW = 1024 * 1024  # bytes kept of one inbound mail; the reader looks at far less
 MAX_LINES = 20  # lines of one reply taken as actions (an order is short)
+# What a refused standing order by reply is shown instead, by game (1960's by default): Mr.
+# President asks nothing that a trigger or second-place standing order answers.
+STANDING_EXAMPLES = {"mrpresident": ["standing default play 1", "standing default second none",
+                                     "standing default ask"]}
 
 
 class AlreadyHandled(Exception):
@@ -126,7 +130,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
     with Session(engine) as session:
         db.reading(session)
         game = session.get(Game, seat.game_id)
-        current = game.step
+        current, game_type = game.step, game.game_type
         state = game_engine.from_dict(game.state) if game.state else None
     step = _answered_step(engine, reply, seat)
     step = current if step is None else step
@@ -143,7 +147,8 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
                 standing.check(kind, value, state, seat.seat)
     except standing.StandingOrderError as exc:
         outcome = play.Outcome("malformed", current, reason=exc.args[0],
-                               legal=list(standing.REPLY_EXAMPLES))
+                               legal=list(STANDING_EXAMPLES.get(game_type,
+                                                                standing.REPLY_EXAMPLES)))
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
         return "order"
     filed = standing.describe(policies)

@@ -70,6 +70,7 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
                "cubes": entry.get("support", 0), "carried": bool(entry.get("carried"))}
               for code, entry in sorted(view["states"].items())]
     return {
+        "game": "tmotp",
         "turn": view["turn"],
         "round": view.get("round"),
         "seat_name": seats.get(seat, spectator) if seat else spectator,

@@ -469,7 +469,19 @@ def rebuild(session: Session, game_id: int) -> bool:
 
 def view_for(session: Session, game_id: int, seat: str | None) -> dict:
     """The game as ``seat`` may see it (None: a spectator), from the cached state."""
-    return _load(_get_game(session, game_id)).view(seat)
+    return seat_view(session, _get_game(session, game_id), seat)
+
+
+def seat_view(session: Session, game: Game, seat: str | None, state=None) -> dict:
+    """The seat's view (``state``: the game's, when the caller has it loaded), with the one
+    fact only the server knows: how many seats have sealed their order of a simultaneous step,
+    in a view that counts them (Mr. President's "2 of 3 have chosen"; never which). The
+    engine learns the sealed orders only when the step resolves."""
+    state = state if state is not None else _load(game)
+    view = state.view(seat)
+    if isinstance(view.get("committed"), int) and _simultaneous(state.active()):
+        view = {**view, "committed": len(_pending_seats(session, game.id, game.step))}
+    return view
 
 
 # --- what a seat may see -------------------------------------------------------------------

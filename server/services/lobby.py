@@ -13,14 +13,10 @@ import engine.core as engine
 from sqlalchemy import update
 from sqlmodel import Session, select
 
+from server.catalogue import N_
 from server.models import Game, Order, OutboxMessage, Seat, Spectator, User, utcnow
 from server.services import games as orders
 from server.services.users import normalize_email, sha256_hex
-
-
-def N_(template: str) -> str:
-    """Marks a reason for the catalogues (babel.cfg); the web pages tell it translated."""
-    return template
 
 
 class LobbyError(Exception):
@@ -51,20 +47,22 @@ def check_timing(timing: dict | None) -> dict:
     timing = {**TIMING_DEFAULTS, **(timing or {})}
     unknown = set(timing) - set(TIMING_DEFAULTS)
     if unknown:
-        raise LobbyError("invalid", N_("Unknown timing setting(s) %(unknown)s; they are %(known)s."),
+        raise LobbyError("invalid",
+                         N_("Unknown timing setting(s) %(unknown)s; they are %(known)s."),
                          unknown=", ".join(sorted(unknown)), known=", ".join(TIMING_DEFAULTS))
     hours = timing["decision_hours"]
     if not isinstance(hours, int) or isinstance(hours, bool) or not (
             0 <= hours <= MAX_DECISION_HOURS):
-        raise LobbyError("invalid", N_("decision_hours is a whole number of hours from 1 to %(most)s, "
-                                         "or 0 for no time limit."), most=MAX_DECISION_HOURS)
+        raise LobbyError("invalid", N_("decision_hours is a whole number of hours from 1 to "
+                                       "%(most)s, or 0 for no time limit."),
+                         most=MAX_DECISION_HOURS)
     reminders = timing["reminder_hours"]
     if (not isinstance(reminders, list) or len(reminders) > MAX_REMINDERS
             or not all(isinstance(h, int) and not isinstance(h, bool) for h in reminders)
             or any(not 0 < h < max(hours, 1) for h in reminders)):
-        raise LobbyError("invalid", N_("reminder_hours lists up to %(most)s reminders, each a whole "
-                                         "number of hours before the deadline, more than 0 and "
-                                         "less than decision_hours (%(hours)s)."),
+        raise LobbyError("invalid", N_("reminder_hours lists up to %(most)s reminders, each a "
+                                       "whole number of hours before the deadline, more than 0 "
+                                       "and less than decision_hours (%(hours)s)."),
                          most=MAX_REMINDERS, hours=hours)
     if timing["on_deadline"] not in ("default", "forfeit"):
         raise LobbyError("invalid", N_("on_deadline is \"default\" (the seat's filed default "
@@ -185,7 +183,8 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
         if code is not None:
             matches = [r for r in rows if r.invite_token_hash == sha256_hex(code)]
             if not matches:
-                raise LobbyError("forbidden", N_("That invitation code opens no seat of this game."))
+                raise LobbyError("forbidden",
+                                 N_("That invitation code opens no seat of this game."))
         else:
             matches = [r for r in rows if r.invite_email == user.email]
             if not matches:

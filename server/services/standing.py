@@ -22,6 +22,7 @@ from sqlmodel import Session, select
 
 from server.models import AutoOrder, StandingOrder, utcnow
 
+POLICY_GAME = "tmotp"     # the policies answer decisions of 1960 only
 POLICIES = {"trigger": ("never", "always", "helps_me", "ask"),
             "second_place": ("momentum", "endorsement", "ask")}
 KINDS = (*POLICIES, "deadline_default")
@@ -94,6 +95,10 @@ def check(kind: str, value, state=None, seat: str | None = None) -> object:
     With the game's ``state`` and the ``seat``, a default order's lines must be in the game's
     notation (whether one is legal is known only when the deadline passes)."""
     if kind in POLICIES:
+        if state is not None and state.game_id != POLICY_GAME:
+            raise StandingOrderError(plain("The {kind} standing order answers a decision of "
+                                           "1960 that this game does not have; file a default "
+                                           "order instead.", kind=kind))
         if value not in POLICIES[kind]:
             raise StandingOrderError(plain("A {kind} standing order is one of {values}, not "
                                            "{value}.", kind=kind, values=", ".join(POLICIES[kind]),

@@ -1,6 +1,7 @@
-"""The game page: the board of 1960 as the reader's seat may see it (a spectator's view for a
-public game), built from ``view(seat)`` only, with a form for exactly the legal actions; and the
-order that form posts, through the same order service as the API and the mail.
+"""The game page: the board of 1960 (or Mr. President's table: mrpresident_board.py) as the
+reader's seat may see it (a spectator's view for a public game), built from ``view(seat)`` only,
+with a form for exactly the legal actions; and the order that form posts, through the same
+order service as the API and the mail. Both games share templates/web/_game_base.html.
 
 A seat's page shows its hand, the decision and its choices; the other seat's hand is only a
 count, sealed choices are only "chosen" until revealed. An illegal or stale order shows the
@@ -12,13 +13,15 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, redirect, request
 
 import engine.core as game_engine
+from engine.core.errors import OptionsError
+from engine.games.mrpresident.state import check_options
 from engine.games.tmotp.data import CARDS
 from server import db
-from server.mail import game_text, summary_tmotp
+from server.mail import game_text, summary_mrpresident, summary_tmotp
 from server.mail.terms import terms
 from server.models import Game
 from server.services import games, lobby, play
-from server.web import board_map, decision_form
+from server.web import board_map, decision_form, mrpresident_board, seats
 from server.web.accounts import check_form
 from server.web.pages import page, reader
 from server.web.words import _, locale
@@ -115,17 +118,32 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         return page("game_open.html", status, loc, refusal=refusal,
                     **_open_context(session, game, loc))
     state = game_engine.from_dict(game.state, copy=False)
-    view = state.view(seat)
+    view = games.seat_view(session, game, seat, state)
     decision = games.decision_for(session, game, seat, state) if seat else None
     done = request.args.get("done") if outcome is None and refusal is None else None
-    return page(
-        "game.html", status, loc, game=game, seat=seat, **board_context(view, seat, loc),
-        seat_name=terms(loc)["seats"].get(seat) if seat else None, round_name=round_name(view),
+    names = seats.names(game.game_type, loc)
+    common = dict(
+        game=game, seat=seat, seat_name=names.get(seat) if seat else None,
+        many=len(state.seats) > 2,
         may_follow=lobby.may_follow(game, reader(), seat, lobby.followed(session, reader())),
-        hand=[_card(c, loc) for c in (view.get("hands") or {}).get(seat, [])] if seat else [],
         log=list(reversed(game_text.texts(view.get("note_messages", []), loc)))[:60],
-        decision=_decision(decision, view, loc), done=done, refusal=refusal,
+        decision=_decision(decision, view, loc, state, names), done=done, refusal=refusal,
         outcome=_outcome(outcome, loc), result=_result(game, view, loc))
+    if game.game_type == "mrpresident":
+        return page("mrpresident_game.html", status, loc, **common,
+                    **mrpresident_board.context(view, seat, loc))
+    return page(
+        "game.html", status, loc, **common, **board_context(view, seat, loc),
+        round_name=round_name(view),
+        hand=[_card(c, loc) for c in (view.get("hands") or {}).get(seat, [])] if seat else [])
+
+
+def public_board(game_type: str, view: dict, loc: str) -> dict:
+    """The public board of any game (the replay's and the result's): its context and template."""
+    if game_type == "mrpresident":
+        return mrpresident_board.context(view, None, loc)
+    return {**board_context(view, None, loc), "board_template": "_board_public.html",
+            "hand_template": "_tmotp_hand.html"}
 
 
 def board_context(view: dict, seat: str | None, loc: str) -> dict:
@@ -169,14 +187,18 @@ def _persistent(view: dict, loc: str) -> list[str]:
     return [summary_tmotp.card_name(int(c), loc) for c in dict.fromkeys(ids)]
 
 
-def _decision(decision: dict | None, view: dict, loc: str) -> dict | None:
+def _decision(decision: dict | None, view: dict, loc: str, state=None,
+              names: dict | None = None) -> dict | None:
     """The decision section: what is asked and, while the seat may still answer (or change
     its sealed choice), the form for exactly its legal actions."""
     if decision is None:
         return None
     form = decision_form.build(decision, view, loc) if decision["legal_actions"] else None
+    names = names or {}
     return {**decision, "prompt": game_text.text(decision["prompt"], loc)
-            if decision["prompt"] else "", "form": form}
+            if decision["prompt"] else "", "form": form,
+            "deciding": len(state.active()) if state is not None else 0,
+            "waiting_names": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
 
 
 def _outcome(outcome, loc: str) -> dict | None:
@@ -191,7 +213,7 @@ def _result(game: Game, view: dict, loc: str) -> dict | None:
         return None
     result = game.result or {}
     winner = result.get("winner")
-    return {"winner": terms(loc)["seats"].get(winner, winner) if winner else None,
+    return {"winner": seats.names(game.game_type, loc).get(winner, winner) if winner else None,
             "reason": game_text.text(result.get("reason_message") or result.get("reason"), loc),
             "seed": game.seed}
 
@@ -199,12 +221,23 @@ def _result(game: Game, view: dict, loc: str) -> dict | None:
 def _open_context(session, game: Game, loc: str) -> dict:
     user = reader()
     rows = lobby.seat_rows(session, game.id)
-    names = terms(loc)["seats"]
-    seats = [{"seat": r.seat, "name": names.get(r.seat, r.seat), "taken": r.user_id is not None,
+    names = seats.names(game.game_type, loc)
+    listed = [{"seat": r.seat, "name": names.get(r.seat, r.seat), "taken": r.user_id is not None,
               "mine": user is not None and r.user_id == user.id,
               "invited_me": user is not None and r.user_id is None
               and r.invite_email == user.email} for r in rows]
-    return {"game": game, "seats": seats,
+    return {"game": game, "seats": listed, "title": seats.title(game.game_type),
+            "options_line": _options_line(game.options, loc)
+            if game.game_type == "mrpresident" else None,
             "may_start": user is not None and game.created_by == user.id
-            and all(s["taken"] for s in seats),
+            and all(s["taken"] for s in listed),
             "signed_in": user is not None}
+
+
+def _options_line(options: dict | None, loc: str) -> str:
+    """A game of Mr. President's options (as stored: the engine fills in the standard ones) in
+    one line, as its mails name them."""
+    try:
+        return summary_mrpresident.variant(check_options(dict(options or {})), loc)
+    except OptionsError:
+        return ""

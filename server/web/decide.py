@@ -18,10 +18,9 @@ import engine.core as game_engine
 from server import db
 from server.mail import game_text
 from server.mail.contexts import MAX_LISTED
-from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, links, play
-from server.web import board, decision_form
+from server.web import board, decision_form, seats
 from server.web.pages import page
 from server.web.words import _
 
@@ -87,7 +86,8 @@ def commit(game_id: int, token: str):
 
 def _answered(data) -> bool:
     """Whether the post carries the decision form's fields (else: the mail's choice)."""
-    return any(key in ("action", "lines", "card", "stop", "travel") or key.startswith("n.")
+    return any(key in ("action", "lines", "card", "stop", "travel", "second_card")
+               or key.startswith("n.")
                for key in data.keys())
 
 
@@ -112,7 +112,7 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
     game = session.get(Game, link.game_id)
     user = session.get(User, link.user_id)
     state = game_engine.from_dict(game.state)
-    view = state.view(link.seat)
+    view = games.seat_view(session, game, link.seat, state)
     decision = games.decision_for(session, game, link.seat, state)
     current = (game.status == "active" and game.step == link.step
                and (outcome is None or not outcome.accepted))
@@ -127,7 +127,8 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
         if confirm and current and decision["active"] else None
     return page(
         "decide.html", status, locale,
-        game_id=game.id, seat_name=terms(locale)["seats"].get(link.seat, link.seat),
+        game_id=game.id, seat_name=seats.names(game.game_type, locale).get(link.seat, link.seat),
+        many=len(state.seats) > 2,
         game_url=_game_url(game.id), outcome=outcome, refusal=refusal,
         reason=game_text.text(outcome.reason, locale) if outcome else "",
         changes=[] if current else game_text.texts(view["note_messages"][link.notes:], locale),

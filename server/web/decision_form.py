@@ -1,6 +1,6 @@
-"""The decision form of a game of 1960: the seat's legal actions (the engine's, the only
-validator) laid out by what the rulebook asks, in words, and the order lines a submitted form
-stands for.
+"""The decision form of a game of 1960 (Mr. President's is server/web/mrpresident_form.py, built
+and composed through here): the seat's legal actions (the engine's, the only validator) laid out
+by what the rulebook asks, in words, and the order lines a submitted form stands for.
 
 Kinds of form:
 - ``activity``: the hand as a table, a card a row, the ways to play it in its row (event,
@@ -24,6 +24,7 @@ from itertools import permutations
 from engine.games.tmotp.data import CARDS, STATES, travel_cost
 from server.mail import summary_tmotp
 from server.mail.terms import terms
+from server.web import mrpresident_form
 from server.web.words import _
 
 MODES = ("event", "campaign", "advertise", "position")
@@ -33,6 +34,8 @@ EXHAUSTIVE = 7  # states in a Campaigning plan ordered by trying every order (be
 
 def build(decision: dict, view: dict, loc: str) -> dict:
     """The form for ``decision`` (games.decision_for), from ``view`` (the seat's)."""
+    if view.get("game") == "mrpresident":
+        return mrpresident_form.build(decision, view, loc)
     legal = decision["legal_actions"]
     asks = view.get("asks") or {}
     step = asks.get("step", "")
@@ -189,6 +192,11 @@ def compose(data, form: dict) -> Order:
                 order.stop = form["step_name"]
             else:
                 order.lines = ["done"]
+    elif kind == mrpresident_form.KIND:
+        try:
+            order.lines = mrpresident_form.lines(data, form)
+        except ValueError as problem:
+            raise Refused(str(problem)) from None
     elif kind == "cards" and data.getlist("card"):
         cards = sorted(int(c) for c in data.getlist("card") if c.isdigit())
         order.lines = [" ".join([form["verb"], *map(str, cards)])]

@@ -45,6 +45,29 @@ def _rendered(path: str, mtime_ns: int) -> tuple[str, str]:
     return title, md.renderer.render(tokens, md.options, {})
 
 
+def markdown_html(game_type: str, name: str, shift: int = 0) -> str:
+    """A Markdown file of a registered game's engine folder (NOTATION.md, RULINGS.md) as HTML,
+    its headings ``shift`` levels lower (to sit under a page's own heading)."""
+    if game_type not in game_engine.games() or name not in ("NOTATION.md", "RULINGS.md"):
+        raise LookupError(f"{game_type}/{name}")
+    path = GAMES / game_type / name
+    return _shifted(str(path), path.stat().st_mtime_ns, shift)
+
+
+@lru_cache(maxsize=32)
+def _shifted(path: str, mtime_ns: int, shift: int) -> str:
+    md = _markdown()
+    tokens = md.parse(Path(path).read_text(encoding="utf-8"))
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(6, int(token.tag[1]) + shift)}"
+    return md.renderer.render(tokens, md.options, {})
+
+
+# Games with a page of their own beyond the notation (house values, rulings).
+MORE = {"mrpresident": "/help/mrpresident"}
+
+
 def rendered(game_type: str) -> tuple[str, str] | None:
     path = notation_path(game_type)
     if path is None:
@@ -59,7 +82,8 @@ def _listed() -> list[dict]:
 
 @bp.get("/help/notation")
 def index():
-    return page("notation.html", games=_listed(), title=None, body=None, unknown=None)
+    return page("notation.html", games=_listed(), title=None, body=None, unknown=None,
+                more=None)
 
 
 @bp.get("/help/notation/<path:game_type>")  # any name gets the page naming the games
@@ -67,7 +91,7 @@ def show(game_type: str):
     found = rendered(game_type)
     if found is None:
         return page("notation.html", 404, games=_listed(), title=None, body=None,
-                    unknown=game_type)
+                    unknown=game_type, more=None)
     title, html = found
     return page("notation.html", games=_listed(), title=title, body=Markup(html),
-                unknown=None)
+                unknown=None, more=MORE.get(game_type))

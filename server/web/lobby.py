@@ -1,17 +1,22 @@
 """The lobby: the reader's games (those waiting for their move first, then those they follow),
-the public games (to watch, follow, or replay once over), and the form that creates a game of
-1960 (edition, options, deadlines, opponent by email); joining by invitation, starting a game
-whose seats are all taken, and following a game as a spectator."""
+the public games (to watch, follow, or replay once over), and the forms that create a game of
+1960 (edition, options, deadlines, opponent by email) or of Mr. President (players, edition,
+version, count, Nominee version, plurality, the seats' addresses: mrpresident_lobby.py);
+joining by invitation, starting a game whose seats are all taken, and following a game as a
+spectator."""
 
 from __future__ import annotations
 
+from engine.core import OptionsError
 from flask import Blueprint, redirect, request
 
 from server import db
+from server.mail import game_text
 from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, lobby, outbox
 from server.services.lobby import LobbyError
+from server.web import mrpresident_lobby, seats
 from server.web.accounts import check_form, is_email, sign_in_page
 from server.web.board import show_with_refusal
 from server.web.pages import page, reader
@@ -25,9 +30,10 @@ STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 PUBLIC, FINISHED = 50, 10  # public games listed: in play or open, and over
 
 
-def _row(session, game: Game, user, names: dict, followed: set[int]) -> dict:
+def _row(session, game: Game, user, followed: set[int]) -> dict:
     seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
-    return {"id": game.id, "status": game.status,
+    names = seats.names(game.game_type, locale())
+    return {"id": game.id, "status": game.status, "title": seats.title(game.game_type),
             "seat": names.get(seat, seat) if seat else None,
             "your_move": bool(seat) and games.your_move(session, game, seat),
             "following": game.id in followed,
@@ -37,27 +43,27 @@ def _row(session, game: Game, user, names: dict, followed: set[int]) -> dict:
 @bp.get("/")
 def home():
     user = reader()
-    names = terms(locale())["seats"]
     with db.reading(db.session()) as session:
         followed = lobby.followed(session, user)
         mine = []
         if user is not None:
             account = session.get(User, user.id)
-            mine = [_row(session, g, user, names, followed)
+            mine = [_row(session, g, user, followed)
                     for g in lobby.games_of(session, account)]
             mine.sort(key=lambda r: (not r["your_move"], r["status"] == "finished",
                                      r["following"], -r["id"]))
         listed = lobby.public_games(session)
-        public = [_row(session, g, user, names, followed)
+        public = [_row(session, g, user, followed)
                   for g in listed if g.status != "finished"][:PUBLIC]
-        finished = [_row(session, g, user, names, followed)
+        finished = [_row(session, g, user, followed)
                     for g in listed if g.status == "finished"][:FINISHED]
-    return page("lobby.html", 200, locale(), user=user, mine=mine, public=public,
-                finished=finished, error=None, form={}, seat_names=names)
+    return _lobby_page(200, user=user, mine=mine, public=public, finished=finished, error=None,
+                       form={})
 
 
 @bp.post("/games/new")
 def create():
+    """A new game from the lobby's form of its game (``game_type``: 1960 unless said)."""
     user = reader()
     if user is None:
         return sign_in_page("/", 401, _("Sign in to create a game."))
@@ -65,11 +71,7 @@ def create():
     form = request.form
     if refused:
         return _lobby_error(refused, 400, form)
-    my_seat = form.get("seat", "kennedy")
-    other = "nixon" if my_seat == "kennedy" else "kennedy"
-    options = {"edition": form.get("edition", "gmt"),
-               "vp_cards": form.get("vp_cards") == "on",
-               "restricted_positioning": form.get("restricted_positioning") == "on"}
+    game_type = form.get("game_type") or "tmotp"
     try:
         timing = {"decision_hours": int(form.get("decision_hours") or 72),
                   "reminder_hours": [int(h) for h in (form.get("reminder_hours") or "24")
@@ -78,26 +80,57 @@ def create():
     except ValueError:
         return _lobby_error(_("Hours are whole numbers, like 72, and reminders a list like "
                               "24 6."), 422, form)
-    opponent = (form.get("opponent") or "").strip() or None
-    if opponent is not None and not is_email(opponent):
-        return _lobby_error(_("Give the opponent's email address, like name@example.org, or "
-                              "leave it empty to invite with a code."), 422, form)
+    if game_type == "mrpresident":
+        try:
+            options, emails = mrpresident_lobby.read(form)
+        except ValueError as problem:
+            return _lobby_error(str(problem), 422, form)
+    else:
+        game_type, options, emails = "tmotp", _tmotp_options(form), _tmotp_seats(form, user)
+        if emails is None:
+            return _lobby_error(_("Give the opponent's email address, like name@example.org, "
+                                  "or leave it empty to invite with a code."), 422, form)
     with db.session() as session:
         account = session.get(User, user.id)
         try:
-            game, _codes = lobby.open_game(
-                session, account, "tmotp", options,
-                {my_seat: account.email, other: opponent}, public=form.get("public") == "on",
-                timing=timing)
+            game, _codes = lobby.open_game(session, account, game_type, options, emails,
+                                           public=form.get("public") == "on", timing=timing)
         except LobbyError as exc:
             return _lobby_error(refusal(exc), STATUS[exc.kind], form)
+        except OptionsError as exc:  # the engine's reason, in the reader's words
+            return _lobby_error(game_text.text(exc.args[0], locale()), 422, form)
     outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game.id}", 303)
 
 
+def _tmotp_options(form) -> dict:
+    return {"edition": form.get("edition", "gmt"),
+            "vp_cards": form.get("vp_cards") == "on",
+            "restricted_positioning": form.get("restricted_positioning") == "on"}
+
+
+def _tmotp_seats(form, user) -> dict | None:
+    """1960's seats: the reader's and the opponent's (None: not an email address)."""
+    my_seat = form.get("seat", "kennedy")
+    other = "nixon" if my_seat == "kennedy" else "kennedy"
+    opponent = (form.get("opponent") or "").strip() or None
+    if opponent is not None and not is_email(opponent):
+        return None
+    return {my_seat: user.email, other: opponent}
+
+
 def _lobby_error(message: str, status: int, form):
-    return page("lobby.html", status, locale(), user=reader(), mine=[], public=[],
-                finished=[], error=message, form=dict(form), seat_names=terms(locale())["seats"])
+    return _lobby_page(status, user=reader(), mine=[], public=[], finished=[], error=message,
+                       form=dict(form))
+
+
+def _lobby_page(status: int, **context):
+    """The lobby with both games' new-game forms (the posted ``form`` refilled in its own)."""
+    form = context["form"]
+    mine = form.get("game_type") == "mrpresident"
+    return page("lobby.html", status, locale(), seat_names=terms(locale())["seats"],
+                mp_names=seats.names("mrpresident", locale()),
+                tmotp_form=form if not mine else {}, mp_form=form if mine else {}, **context)
 
 
 @bp.get("/games/<int:game_id>/join")

@@ -6,6 +6,8 @@ source of truth; DESIGN.md, Orders) and renders the position from views only, as
 does. A whole game of 1960 is about 500 log entries (chance draws included); replaying all of
 them takes 30-45 ms and the whole page at the last position 45-60 ms (measured on random
 games), so every request replays from the opening: no cache of checkpoints to keep right.
+A game of Mr. President is shown the same way, its table and hands in its own partials
+(mrpresident_board.py), its rounds for turns; its result is the final scoreboard.
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ from flask import Blueprint, abort, request
 import engine.core as game_engine
 from engine.games.tmotp.data import SEAT_NAMES, STATES
 from server import db
-from server.mail import game_text, summary_tmotp
+from server.mail import game_text, summary_mrpresident, summary_tmotp
 from server.mail.terms import terms
 from server.models import Game, User
 from server.services import games, lobby
-from server.web.board import _card, _result, _seat_and_game, board_context, round_name
+from server.web import mrpresident_board, seats
+from server.web import mrpresident_words as words_mp
+from server.web.board import (_card, _result, _seat_and_game, board_context, public_board,
+                              round_name)
 from server.web.pages import page
 from server.web.words import _, locale
 
@@ -41,13 +46,29 @@ class Position:
     hands: dict[str, list[int]]  # each seat's hand, from that seat's view
     entry: list | None  # [seat, action], the entry applied last (None at the opening)
     fresh: list = field(default_factory=list)  # note messages that entry produced
-    turn_starts: list[tuple[int, int]] = field(default_factory=list)  # (position, turn)
+    turn_starts: list[tuple] = field(default_factory=list)  # (position, turn)
 
 
-def _turn(state) -> int:
-    """The turn number the views show (``view["turn"]``), read from the state itself: one
-    view per log entry, only to find where turns begin, would cost 2 ms each."""
-    return state.s["turn"]
+def _turn(state):
+    """The turn number the views show (``view["turn"]``; Mr. President: its election, stage
+    and round), read from the state itself: one view per log entry, only to find where turns
+    begin, would cost 2 ms each."""
+    s = state.s
+    if s.get("game") == "mrpresident":
+        return (s["election"], s["stage"], s["round"])
+    return s["turn"]
+
+
+def _turn_words(turn, back: bool) -> dict:
+    """A turn's link: its label and what it does, in words (Mr. President: a round)."""
+    if isinstance(turn, tuple):
+        n = turn[2]
+        return {"label": _("Round %(n)s", n=n),
+                "aria": _("Back to the start of round %(n)s", n=n) if back
+                else _("Forward to the start of round %(n)s", n=n)}
+    return {"label": _("Turn %(turn)s", turn=turn),
+            "aria": _("Back to the start of turn %(turn)s", turn=turn) if back
+            else _("Forward to the start of turn %(turn)s", turn=turn)}
 
 
 def _copy(data):
@@ -61,7 +82,7 @@ def replay(game: Game, log: list[list[str]], at: int) -> Position:
 
     def capture(entry, notes_before: int) -> Position:
         view = _copy(state.view(None))
-        hands = {s: list(state.view(s)["hands"].get(s, [])) for s in SEAT_NAMES}
+        hands = {s: list(state.view(s)["hands"].get(s, [])) for s in state.seats}
         return Position(at, len(log), view, hands, entry,
                         view["note_messages"][notes_before:])
 
@@ -109,11 +130,12 @@ def show_replay(game_id: int):
         at, refusal = _at(len(log))
         position = replay(game, log, at)
         return page("replay.html", 400 if refusal else 200, loc, game=game, refusal=refusal,
-                    **board_context(position.view, None, loc), **_replay_context(position, loc))
+                    **public_board(game.game_type, position.view, loc),
+                    **_replay_context(game.game_type, position, loc))
 
 
-def _replay_context(p: Position, loc: str) -> dict:
-    seats = terms(loc)["seats"]
+def _replay_context(game_type: str, p: Position, loc: str) -> dict:
+    names = seats.names(game_type, loc)
     view = p.view
     back = [s for s in p.turn_starts if s[0] < p.at]
     ahead = [s for s in p.turn_starts if s[0] > p.at]
@@ -121,18 +143,21 @@ def _replay_context(p: Position, loc: str) -> dict:
     entry = None
     if p.entry is not None:
         entry = {"seat": p.entry[0], "action": p.entry[1],
-                 "who": seats.get(p.entry[0]) or _("Chance")}
+                 "who": names.get(p.entry[0]) or _("Chance")}
     return {
         "at": p.at, "total": p.total, "entry": entry,
         "fresh": game_text.texts(p.fresh, loc),
         # The notes before the entry just played, numbered as in the whole game's history.
         "recent": list(reversed(game_text.texts(view["note_messages"][:earlier], loc)))[:RECENT],
         "recent_start": earlier,
-        "round": round_name(view),
-        "hands": [{"seat": s, "name": seats[s], "cards": [_card(c, loc) for c in p.hands[s]]}
-                  for s in SEAT_NAMES],
-        "turn_back": {"at": back[-1][0], "turn": back[-1][1]} if back else None,
-        "turn_ahead": {"at": ahead[0][0], "turn": ahead[0][1]} if ahead else None,
+        "heading": " · ".join(summary_mrpresident.status(view, loc) if game_type == "mrpresident"
+                              else [_("Turn %(turn)s", turn=view["turn"]), round_name(view)]),
+        "many": len(p.hands) > 2,
+        "hands": [{"seat": s, "name": names.get(s, s),
+                   "cards": words_mp.cards(cards, loc) if game_type == "mrpresident"
+                   else [_card(c, loc) for c in cards]} for s, cards in p.hands.items()],
+        "turn_back": {"at": back[-1][0], **_turn_words(back[-1][1], True)} if back else None,
+        "turn_ahead": {"at": ahead[0][0], **_turn_words(ahead[0][1], False)} if ahead else None,
     }
 
 
@@ -142,6 +167,11 @@ def show_result(game_id: int):
     with db.reading(db.session()) as session:
         game = _finished_game(session, game_id)
         view = game_engine.from_dict(game.state, copy=False).view(None)
+        if game.game_type == "mrpresident":
+            return page("mrpresident_result.html", 200, loc, game=game,
+                        result=_result(game, view, loc), players=_players(session, game, loc),
+                        **mrpresident_board.context(view, None, loc),
+                        replay_url=f"{request.url_root.rstrip('/')}/games/{game.id}/replay")
         board, tally = board_context(view, None, loc), _tally(view, loc)
         board["summary"]["votes"] = tally["tally"]  # the votes won, not only those led
         return page("result.html", 200, loc, game=game, result=_result(game, view, loc),
@@ -151,12 +181,12 @@ def show_result(game_id: int):
 
 def _players(session, game: Game, loc: str) -> list[dict]:
     """Each seat and who played it (their display name, never their address)."""
-    seats = terms(loc)["seats"]
+    names = seats.names(game.game_type, loc)
     out = []
     for row in lobby.seat_rows(session, game.id):
         user = session.get(User, row.user_id) if row.user_id is not None else None
         name = (user.display_name or user.email.split("@")[0]) if user else "–"
-        out.append({"seat": row.seat, "seat_name": seats.get(row.seat, row.seat), "name": name})
+        out.append({"seat": row.seat, "seat_name": names.get(row.seat, row.seat), "name": name})
     return out
 
 
@@ -164,7 +194,7 @@ def _tally(view: dict, loc: str) -> dict:
     """The electoral votes each candidate won and who took each state: Election Day's final
     tally when the game got there (Unpledged Electors may keep a state from anybody), else
     the board as it stood when the game ended (a resignation, a forfeit)."""
-    seats = terms(loc)["seats"]
+    seat_words = terms(loc)["seats"]
     final = view.get("result") or {}
     unawarded = set(final.get("unawarded") or [])
     votes = final.get("electoral_votes") or summary_tmotp.electoral_votes(view)
@@ -172,8 +202,9 @@ def _tally(view: dict, loc: str) -> dict:
     for code, entry in sorted(view["states"].items(), key=lambda item: STATES[item[0]]["name"]):
         seat = entry.get("leader") if code not in unawarded else None
         rows.append({"code": code, "name": STATES[code]["name"], "ev": STATES[code]["ev"],
-                     "seat": seat, "who": seats.get(seat) if seat else
+                     "seat": seat, "who": seat_words.get(seat) if seat else
                      (_("nobody (unpledged electors)") if code in unawarded else _("nobody")),
                      "cubes": entry.get("support", 0)})
-    return {"tally": [{"seat": s, "name": seats[s], "ev": votes.get(s, 0)} for s in SEAT_NAMES],
+    return {"tally": [{"seat": s, "name": seat_words[s], "ev": votes.get(s, 0)}
+                      for s in SEAT_NAMES],
             "tally_final": bool(final.get("electoral_votes")), "state_rows": rows}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import request
 
+from server.catalogue import N_  # noqa: F401  (the pages' marker)
 from server.mail import render as mail_render
 from server.web.pages import reader
 
@@ -21,10 +22,6 @@ def locale() -> str:
 def _(message: str, **args) -> str:
     text = mail_render.gettext(message, locale())
     return text % args if args else text
-
-
-def N_(message: str) -> str:
-    return message
 
 
 def refusal(exc) -> str:

@@ -1,11 +1,12 @@
-"""A complete game of 1960 through the HTTP API, as production runs it.
+"""Complete games through the HTTP API, as production runs it: 1960 by two players, and
+Mr. President by three.
 
-gunicorn serves the app, a real Celery worker (with beat) consumes from a real Redis, and two
-scripted clients - one per seat, each in its own thread with its own token and no knowledge of
-the other - sign up, open, join and start a game, then poll their decision and answer it with a
-random legal order until the game ends. Simultaneous steps are resolved by the worker. Then the
-operator's `whistlestop replay` must match the cached state and `whistlestop verify` must confirm
-every draw against the revealed seed.
+gunicorn serves the app, a real Celery worker (with beat) consumes from a real Redis, and one
+scripted client per seat - each in its own thread with its own token and no knowledge of the
+others - sign up, open, join and start a game, then poll their decision and answer it with a
+random legal order until the game ends. Simultaneous steps (every round of Mr. President) are
+resolved by the worker. Then the operator's `whistlestop replay` must match the cached state and
+`whistlestop verify` must confirm every draw against the revealed seed.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Player(threading.Thread):
         self.orders = self.sealed = self.stale = 0
         self.error: str | None = None
         self.final: dict | None = None
+        self.last: dict | None = None   # the last decision seen, for a failure's report
 
     def run(self) -> None:
         try:
@@ -69,7 +71,7 @@ class Player(threading.Thread):
         while time.monotonic() < deadline:
             r = self.http.get(f"{url}/decision", timeout=30)
             assert r.status_code == 200, r.text
-            decision = r.json()
+            decision = self.last = r.json()
             if not decision["active"]:
                 game = self.http.get(url, timeout=30).json()
                 if game["status"] == "finished":
@@ -89,9 +91,23 @@ class Player(threading.Thread):
         raise AssertionError("the game did not end in time")
 
 
+GAMES = {
+    "tmotp": {"options": {"edition": "gmt"},
+              "seats": {"kennedy": "jack@example.org", "nixon": "dick@example.org"},
+              "min_orders": 50, "min_sealed": 2},
+    # Every round is sealed: each of the three commits, the worker resolves the round.
+    "mrpresident": {"options": {"edition": "dial", "players": 3, "version": "short"},
+                    "seats": {"p1": "barry@example.org", "p2": "lyndon@example.org",
+                              "p3": "george@example.org"},
+                    "min_orders": 8, "min_sealed": 2 * 12},
+}
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
-def test_two_scripted_clients_play_a_whole_game_over_http(
-        database, request, tmp_path, whistlestop_env, redis_url, free_port):
+def test_scripted_clients_play_a_whole_game_over_http(
+        database, game_type, request, tmp_path, whistlestop_env, redis_url, free_port):
+    spec = GAMES[game_type]
     db_url = (request.getfixturevalue("postgres_url") if database == "postgresql"
               else f"sqlite:///{tmp_path / 'game.db'}")
     db.migrate(db_url)
@@ -103,38 +119,40 @@ def test_two_scripted_clients_play_a_whole_game_over_http(
     base = f"http://127.0.0.1:{free_port}"
     try:
         tokens = {}
-        for seat, email in (("kennedy", "jack@example.org"), ("nixon", "dick@example.org")):
+        for seat, email in spec["seats"].items():
             r = requests.post(f"{base}/api/v1/users", json={"email": email}, timeout=30)
             assert r.status_code == 201, r.text
             tokens[seat] = r.json()["token"]
         auth = {seat: {"Authorization": f"Bearer {t}"} for seat, t in tokens.items()}
-        r = requests.post(f"{base}/api/v1/games", headers=auth["kennedy"], timeout=30, json={
-            "game_type": "tmotp", "options": {"edition": "gmt"},
-            "seats": {"kennedy": "jack@example.org", "nixon": "dick@example.org"}})
+        creator, *others = spec["seats"]
+        r = requests.post(f"{base}/api/v1/games", headers=auth[creator], timeout=30, json={
+            "game_type": game_type, "options": spec["options"], "seats": spec["seats"]})
         assert r.status_code == 201, r.text
         gid = r.json()["game"]["id"]
         seed_hash = r.json()["game"]["seed_hash"]
-        assert requests.post(f"{base}/api/v1/games/{gid}/join", headers=auth["nixon"], json={},
-                             timeout=30).status_code == 200
-        assert requests.post(f"{base}/api/v1/games/{gid}/start", headers=auth["kennedy"],
+        for seat in others:
+            assert requests.post(f"{base}/api/v1/games/{gid}/join", headers=auth[seat],
+                                 json={}, timeout=30).status_code == 200
+        assert requests.post(f"{base}/api/v1/games/{gid}/start", headers=auth[creator],
                              timeout=30).status_code == 200
 
         players = [Player(base, tokens[seat], gid, seed) for seed, seat in
-                   enumerate(("kennedy", "nixon"))]
+                   enumerate(spec["seats"])]
         for p in players:
             p.start()
         for p in players:
             p.join(DEADLINE_S + 60)
-        assert [p.error for p in players] == [None, None], worker.text()[-3000:]
+        assert [p.error for p in players] == [None] * len(players), (
+            [p.last for p in players], worker.text()[-3000:])
 
         final = players[0].final
         assert final["status"] == "finished"
-        assert final["result"]["winner"] in ("kennedy", "nixon"), final["result"]
+        assert final["result"]["winner"] in spec["seats"], final["result"]
         assert final["seed_hash"] == seed_hash and final["seed"]
-        assert all(p.orders > 50 for p in players)
-        # Every game has at least one Campaign Strategy (both seats commit sealed, the worker
-        # resolves); how many more simultaneous steps a game has depends on its draws.
-        assert sum(p.sealed for p in players) >= 2
+        assert all(p.orders >= spec["min_orders"] for p in players), [p.orders for p in players]
+        # Sealed steps are resolved by the worker (1960: at least one Campaign Strategy; how
+        # many more depends on its draws).
+        assert sum(p.sealed for p in players) >= spec["min_sealed"]
 
         for command in (["replay", str(gid)], ["verify", str(gid)]):
             done = subprocess.run([sys.executable, "-m", "server.cli", *command], env=env,

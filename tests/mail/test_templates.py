@@ -14,6 +14,7 @@ import pytest
 from engine.core.messages import data
 
 from server.mail import contexts, render
+from tests.mail import golden_mrpresident
 from server.mail.summary_tmotp import card_name
 from server.services import links
 from server.services.games import _advance
@@ -207,6 +208,12 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
         "sign_in": contexts.sign_in("Jack", locale, LINKS,
                                     "https://whistlestop.example/sign-in/TOKEN", 60,
                                     preferences_url=jack),
+        # Mr. President: every kind about a game, in the same templates
+        **golden_mrpresident.contexts_by_kind(
+            locale, LINKS, _signed, PREFS, NOW, DEADLINE,
+            {"game_id": 12, "seat": seat, "step": 25, "prompt": sequential.view(seat)["prompt"],
+             "legal_actions": sequential.view(seat)["legal_actions"], "deadline_at": None,
+             "choice_url": _signed}),
     }
 
 

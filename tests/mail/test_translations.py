@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 from engine.games.tmotp.data import CARDS
 
 from server.mail import render, terms
+from server.mail.summary_mrpresident import campaign_name
 from server.mail.summary_tmotp import card_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,8 +77,10 @@ def test_the_compiled_catalogue_answers_every_message(locale):
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_every_term_has_a_translation_that_cites_its_rulebook_line(locale):
     entries = terms.entries(locale)
-    for section in ("seats", "issues", "regions", "words"):
+    for section in ("seats", "issues", "regions", "words", "parties"):
         assert set(entries[section]) == set(terms.ENGLISH[section]), (locale, section)
+    # Mr. President's every campaign card has its entry: its name, and why (no rulebook names it)
+    assert {int(k) for k in entries["campaigns"]} == set(terms.ENGLISH["campaigns"])
     assert all(int(card_id) in CARDS for card_id in entries["cards"])
     rulebook = (RULES / f"1960-gmt-2nd-edition.{locale}.txt").read_text("utf-8").splitlines()
     for section, keyed in entries.items():
@@ -90,6 +93,19 @@ def test_every_term_has_a_translation_that_cites_its_rulebook_line(locale):
                 assert entry["why"], f"{locale} {key}: neither a rulebook line nor a reason"
 
 
+# Glossary words in another sense: tied votes "carried over" to the next round (Mr. President)
+# are not a state a candidate has carried.
+OTHER_SENSES = {"carried": ("carried over", "carried to", "carried into")}
+
+
+def uses(english: str, text: str) -> bool:
+    """Whether ``text`` says the glossary word ``english`` (or its plural): "hands" says "hand",
+    "turned up" and "handled" do not say "turn" and "hand"."""
+    for phrase in OTHER_SENSES.get(english, ()):
+        text = re.sub(re.escape(phrase), "", text, flags=re.IGNORECASE)
+    return re.search(rf"\b{re.escape(english)}(?:s|es)?\b", text, re.IGNORECASE) is not None
+
+
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_messages_use_the_rulebooks_words(locale):
     """A message that says "Momentum" says the rulebook's word for it in every translation."""
@@ -97,7 +113,7 @@ def test_messages_use_the_rulebooks_words(locale):
     catalogue = _catalogue(render.catalogue_path(locale))
     for message in catalogue:
         for key, english in terms.WORDS.items():
-            if message.id and re.search(rf"\b{re.escape(english)}", message.id, re.IGNORECASE):
+            if message.id and uses(english, message.id):
                 assert words[key].casefold() in message.string.casefold(), (key, message.id)
 
 
@@ -120,6 +136,17 @@ def test_a_card_the_rulebook_names_takes_its_name_and_the_others_keep_the_printe
     assert card_name(33, "es-MX") == "Electores no comprometidos (33)"
     assert card_name(17, "ja") == card_name(17, "es") == "Gathering Momentum in the West (17)"
     assert card_name(24) == "East Harlem Pledge (24)"
+
+
+def test_mr_presidents_cards_keep_their_printed_names_and_its_seats_and_parties_do_not():
+    """Mr. President has no translated rulebook: its campaign cards keep the names printed on
+    them (the card ruling), its candidates and parties take their languages' words."""
+    for locale in TRANSLATED:
+        assert campaign_name(7, locale) == campaign_name(7) == "Train Tours (7)"
+    assert terms.terms("ja")["seats"]["p3"] == "候補者3"
+    assert terms.terms("es")["seats"]["p3"] == "Candidato 3"
+    assert terms.terms("ja")["parties"]["republican"] == "共和党"
+    assert terms.terms("en")["seats"]["kennedy"] == "Kennedy"   # both games in one table
 
 
 def test_names_follow_the_recipients_locale():

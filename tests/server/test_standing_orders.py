@@ -75,3 +75,17 @@ def test_a_bad_standing_order_is_refused_with_the_reason(session, kind, value, w
         standing.file(session, gid, "kennedy", kind, value, state)
     assert words in str(refused.value)
     assert standing.of_game(session, gid) == {}
+
+
+def test_1960s_policies_are_refused_in_a_game_of_mr_president(session):
+    """Mr. President has no trigger or second-place decision: a policy for one would be filed and
+    never used, so it is refused with the reason; a default order is filed."""
+    seats = {"p1": None, "p2": None, "p3": None}
+    gid = games.create_game(session, "mrpresident", {"edition": "dial", "players": 3}, seats,
+                            seed="standing-mp").id
+    state = from_dict(session.get(Game, gid).state)
+    for kind, value in (("trigger", "always"), ("second_place", "momentum")):
+        with pytest.raises(StandingOrderError, match="does not have"):
+            standing.file(session, gid, "p1", kind, value, state)
+    standing.file(session, gid, "p1", "deadline_default", ["play 13"], state)
+    assert standing.of_game(session, gid) == {"p1": {"deadline_default": ["play 13"]}}

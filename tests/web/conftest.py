@@ -25,3 +25,19 @@ def dick(app, smtp_catcher):
     reader = Reader(app, smtp_catcher, "dick@example.org")
     reader.sign_in()
     return reader
+
+
+@pytest.fixture
+def lyndon(app, smtp_catcher):
+    """A third player (Mr. President seats three or four)."""
+    reader = Reader(app, smtp_catcher, "lyndon@example.org")
+    reader.sign_in()
+    return reader
+
+
+@pytest.fixture
+def hubert(app, smtp_catcher):
+    """A fourth player."""
+    reader = Reader(app, smtp_catcher, "hubert@example.org")
+    reader.sign_in()
+    return reader

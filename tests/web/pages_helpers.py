@@ -121,3 +121,21 @@ def new_game(jack, dick, **form) -> int:
 def db_engine(app):
     with app.app_context():
         return db.get_engine()
+
+
+def new_mrpresident_game(creator, others, start: bool = True, **form) -> int:
+    """A game of Mr. President created from the lobby's form by ``creator`` (Candidate 1), the
+    ``others`` invited to Candidates 2, 3, ... by address; they join and it starts."""
+    seats = {f"email_p{i}": reader.email for i, reader in enumerate([creator, *others], 1)}
+    answer = creator.post_form("/", "/games/new", {
+        "game_type": "mrpresident", "players": str(len(others) + 1), "edition": "dial",
+        **seats, **form})
+    assert answer.status_code == 303, answer.data[:800]
+    gid = int(answer.headers["Location"].rsplit("/", 1)[1])
+    for reader in others:
+        joined = reader.post_form(f"/games/{gid}", f"/games/{gid}/join", {})
+        assert joined.status_code == 303, joined.data[:800]
+    if start:
+        started = creator.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
+        assert started.status_code == 303, started.data[:800]
+    return gid

@@ -68,40 +68,53 @@ def test_a_whole_game_by_reply_over_real_smtp(pipeline_factory, tmp_path, free_p
             seats = players(s)
             gid = svc.create_game(s, "tmotp", {}, seats, seed="by-mail").id
             address = {seat: s.get(User, uid).email for seat, uid in seats.items()}
-        pipeline.publish()
-        replies, answered, mailbox = 0, set(), Mailbox(pipeline.mail)
-        deadline = time.monotonic() + 900
-        while True:
-            with pipeline.session() as s:
-                game = s.get(Game, gid)
-                if game.status == "finished":
-                    break
-                step, state = game.step, svc._load(game)
-                waiting = [seat for seat in state.active()
-                           if (step, seat) not in answered
-                           and not svc.pending_order(s, gid, step, seat)]
-            for seat in waiting:
-                mail, choices = mailbox.asking_for(address[seat], step, deadline)
-                order = rng.choice(choices)
-                with smtplib.SMTP("127.0.0.1", free_port, timeout=10) as smtp:
-                    smtp.send_message(reply_to(mail, order, address[seat]))
-                answered.add((step, seat))
-                replies += 1
-            _wait_for_change(pipeline, gid, step, answered, deadline)
-        # Both players were told the result, and every mail reached them once.
-        deadline = time.monotonic() + 30
-        while len(_told_the_result(pipeline)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _told_the_result(pipeline) == set(address.values())
-        with pipeline.session() as s:
-            handled = s.exec(select(InboundMail)).all()
-        assert len(handled) == replies and all(m.handled_at for m in handled)
-        assert all(m.outcome["status"] in ("applied", "sealed") for m in handled), \
-            [m.outcome for m in handled if m.outcome["status"] not in ("applied", "sealed")]
-        sent = assert_mailed_once(pipeline)
+        replies = play_by_reply(pipeline, gid, address, free_port,
+                                lambda mail, choices: rng.choice(choices))
+        sent = everybody_answered_and_told(pipeline, address, replies)
         print(f"\na game of 1960 by mail: {replies} replies, {sent} mails sent")
     finally:
         inbound.stop()
+
+
+def play_by_reply(pipeline, gid: int, address: dict, port: int, choose) -> int:
+    """Every player answers each mail asking a decision by a reply over SMTP to the inbound
+    server on ``port``, the order picked by ``choose(mail, orders the mail lists)``, until the
+    game ends; the number of replies."""
+    pipeline.publish()
+    replies, answered, mailbox = 0, set(), Mailbox(pipeline.mail)
+    deadline = time.monotonic() + 900
+    while True:
+        with pipeline.session() as s:
+            game = s.get(Game, gid)
+            if game.status == "finished":
+                return replies
+            step, state = game.step, svc._load(game)
+            waiting = [seat for seat in state.active()
+                       if (step, seat) not in answered
+                       and not svc.pending_order(s, gid, step, seat)]
+        for seat in waiting:
+            mail, choices = mailbox.asking_for(address[seat], step, deadline)
+            order = choose(mail, choices)
+            with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+                smtp.send_message(reply_to(mail, order, address[seat]))
+            answered.add((step, seat))
+            replies += 1
+        _wait_for_change(pipeline, gid, step, answered, deadline)
+
+
+def everybody_answered_and_told(pipeline, address: dict, replies: int) -> int:
+    """Every player was told the result, every reply was handled and applied or sealed, and
+    every mail reached its player once; the number of mails sent."""
+    deadline = time.monotonic() + 30
+    while len(_told_the_result(pipeline)) < len(address) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _told_the_result(pipeline) == set(address.values())
+    with pipeline.session() as s:
+        handled = s.exec(select(InboundMail)).all()
+    assert len(handled) == replies and all(m.handled_at for m in handled)
+    assert all(m.outcome["status"] in ("applied", "sealed") for m in handled), \
+        [m.outcome for m in handled if m.outcome["status"] not in ("applied", "sealed")]
+    return assert_mailed_once(pipeline)
 
 
 def _told_the_result(pipeline) -> set[str]:

@@ -56,8 +56,8 @@ class Client:
         return Player(body["user"]["id"], body["user"]["email"], body["token"])
 
     def open_game(self, creator: Player, seats: dict, public: bool = False,
-                  options: dict | None = None) -> dict:
-        r = self.post("/games", creator, json={"game_type": "tmotp", "seats": seats,
+                  options: dict | None = None, game_type: str = "tmotp") -> dict:
+        r = self.post("/games", creator, json={"game_type": game_type, "seats": seats,
                                                "options": options or {}, "public": public})
         assert r.status_code == 201, r.get_json()
         return r.get_json()

@@ -1,0 +1,14 @@
+"""Mr. President (1965): the chalkboard (1st) edition's National Campaign (short and long) and
+Nominee versions, and the dial (2nd) edition by popular or electoral vote (long and short)."""
+from engine.core.registry import register
+
+from . import chalkboard, dial, election, rounds, setup  # noqa: F401  (steps register)
+from .flow import STEPS, THEN
+from .setup import new
+from .state import GAME_ID, MrPresidentState
+
+MrPresidentState.STEPS = STEPS
+MrPresidentState.THEN = THEN
+register(GAME_ID, new, MrPresidentState.from_dict)
+
+__all__ = ["GAME_ID", "MrPresidentState", "new"]
