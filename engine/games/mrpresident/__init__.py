@@ -1,8 +1,9 @@
 """Mr. President (1965): the chalkboard (1st) edition's National Campaign (short and long) and
 Nominee versions, and the dial (2nd) edition by popular or electoral vote (long and short)."""
+from engine.bots import register as register_bot
 from engine.core.registry import register
 
-from . import chalkboard, dial, election, rounds, setup  # noqa: F401  (steps register)
+from . import bots, chalkboard, dial, election, rounds, setup  # noqa: F401  (steps register)
 from .flow import STEPS, THEN
 from .setup import new
 from .state import GAME_ID, MrPresidentState
@@ -10,5 +11,7 @@ from .state import GAME_ID, MrPresidentState
 MrPresidentState.STEPS = STEPS
 MrPresidentState.THEN = THEN
 register(GAME_ID, new, MrPresidentState.from_dict)
+register_bot(GAME_ID, "greedy", lambda **budget: bots.GreedyBot())
+register_bot(GAME_ID, "strong", lambda **budget: bots.StrongBot(**budget))
 
 __all__ = ["GAME_ID", "MrPresidentState", "new"]

@@ -1,0 +1,219 @@
+"""Bots for Mr. President (engine/bots): ``greedy``, a rule of thumb, and ``strong``, a Monte Carlo
+search over worlds consistent with the seat's view (determinize.py) played out by the rule of
+thumb. Both decide from the view only.
+
+The rule of thumb ("match the card to the prize"): the votes on the table (and any tied votes the
+seat may win with them) are ranked among the prizes the rest of the deck can still bring; the
+candidate lays the card of the same rank in his hand - his best card for the best prize, his
+worst for the poorest. He lays one card, and answers nothing (no second card, upset or stop).
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from engine.core.protocol import CHANCE
+
+from .data import STATES
+from .determinize import Determinizer
+from .rounds import votes_of
+
+SAMPLES = 8         # futures of the deck drawn to rank the prize on the table
+
+
+def _prize(g, seat) -> int:
+    """The electoral votes the seat plays for this round: the table, and the tied votes carried
+    over that its side is among."""
+    votes = votes_of(g.s["table"])
+    for contest in g.s["contests"].values():
+        side = next((k for k, members in contest["sides"].items() if seat in members), None)
+        if side is not None:
+            votes += sum(votes_of(pot["states"]) for pot in contest["pots"]
+                         if side in pot["sides"])
+    return votes
+
+
+def _sizes_ahead(g) -> list:
+    """How many electoral cards each round after this one turns up."""
+    s = g.s
+    if s["options"]["version"] == "long":
+        return [1] * len(s["deck"])
+    sizes = [4 if r <= 10 else 5 if r == 11 else 6 for r in range(s["round"] + 1, 13)]
+    return sizes
+
+
+def prize_rank(g, seat, m: int, rng: random.Random) -> float:
+    """Where this round's prize stands among the next ``m`` rounds' prizes, as the deck left may
+    deal them: 0 (poorer than all) to ``m`` (richer than all), averaged over SAMPLES futures."""
+    prize = _prize(g, seat)
+    if m == 0:
+        return 0.0
+    deck = [STATES[c]["ev"] for c in g.s["deck"]]
+    sizes = _sizes_ahead(g)[:m]
+    if all(k == 1 for k in sizes) and len(sizes) == len(deck):     # the whole deck, exactly
+        return sum(1 for p in deck if p < prize) + 0.5 * sum(1 for p in deck if p == prize)
+    below = 0.0
+    for _ in range(SAMPLES):
+        rng.shuffle(deck)
+        i = 0
+        for k in sizes:
+            p = sum(deck[i:i + k])
+            i += k
+            below += 1 if p < prize else 0.5 if p == prize else 0
+    return below / SAMPLES
+
+
+def greedy_action(g, seat, rng: random.Random) -> str:
+    """The rule of thumb's order for ``seat`` in world ``g``: the hand's best cards matched to
+    the prizes it will meet (this round's and the next ones', one card a round until the hand is
+    played out), rank for rank; a card the hand has to spare goes with the matched card when the
+    prize is among the richest, or in the last round."""
+    s = g.s
+    step = g.top["step"]
+    if step not in ("lead", "play"):
+        return {"answer": "second none", "upset": "upset none", "stop": "stop none"}[step]
+    hand = sorted(s["hands"][seat])
+    n = len(hand)
+    ahead = len(_sizes_ahead(g))
+    m = min(n - 1, ahead)                 # the rounds after this one this hand will play
+    rank = prize_rank(g, seat, m, rng)
+    card = hand[min(n - 1, n - 1 - m + int(rank + 0.5))]
+    spare = n - 1 - m if s["refills"][seat] == 0 else n + 13 * s["refills"][seat] - 1 - ahead
+    if spare > 0 and (m == 0 or rank >= 0.8 * m) and len(hand) >= 2:
+        low = hand[0] if hand[0] != card else hand[1]
+        double = f"play {card} {low}" if g.dial or low > card else f"play {low} {card}"
+        if g.s["doubles"][seat] > 0 or g.dial:
+            return double
+    return f"play {card}"
+
+
+def noisy_greedy(noise: float, me=None, own_noise: float = 0.1):
+    """The rule of thumb with ``noise`` of random orders (``own_noise`` for the seat ``me``)."""
+    def policy(g, seat, rng):
+        if rng.random() < (own_noise if seat == me else noise):
+            return rng.choice(g.legal_actions(seat))
+        return greedy_action(g, seat, rng)
+    return policy
+
+
+class GreedyBot:
+    """The rule of thumb, from a world consistent with the view."""
+
+    level = "greedy"
+
+    def choose(self, view: dict, rng: random.Random) -> str:
+        legal = view["legal_actions"]
+        if len(legal) == 1:
+            return legal[0]
+        world = Determinizer(view, rng).sample(rng)
+        action = greedy_action(world, view["seat"], rng)
+        return action if action in legal else legal[0]
+
+
+def candidates(view: dict, suggested: str) -> list:
+    """The orders worth searching: every answer (second card, upset, stop); of the cards, the
+    rule of thumb's (``suggested``) and those up to three ranks either side of it in the hand,
+    the lowest and the best; of the two-card plays, the suggested one and the best card with each
+    of the two lowest (both ways round in the dial edition, where the first is turned up first)."""
+    legal = view["legal_actions"]
+    singles = [a for a in legal if a.startswith("play ") and len(a.split()) == 2]
+    if not singles:
+        return legal
+    cards = sorted(int(a.split()[1]) for a in singles)
+    near = int(suggested.split()[1]) if suggested.startswith("play ") else cards[0]
+    i = cards.index(near) if near in cards else 0
+    keep = set(cards[max(0, i - 3):i + 4]) | {cards[0], cards[-1]}
+    out = [f"play {c}" for c in cards if c in keep]
+    best, low = cards[-1], cards[:2]
+    for a in (suggested, *[f"play {x} {y}" for c in low if c != best
+                            for x, y in ((c, best), (best, c))]):
+        if a in legal and a not in out:
+            out.append(a)
+    return out
+
+
+class StrongBot:
+    """Monte Carlo search: each of ``iterations`` playouts samples a world consistent with the
+    view, lays a candidate order chosen by UCB1, and plays on with the rule of thumb (every seat,
+    with ``noise`` of random orders) to the end of the game or ``horizon`` rounds; a win scores 1,
+    a win of the seat's party 0.5 (Nominee version), a playout cut short scores by the tally."""
+
+    level = "strong"
+
+    def __init__(self, iterations: int = 200, horizon: int = 14, noise: float = 0.7):
+        self.iterations = iterations
+        self.horizon = horizon
+        self.noise = noise
+
+    def choose(self, view: dict, rng: random.Random) -> str:
+        legal = view["legal_actions"]
+        if len(legal) == 1:
+            return legal[0]
+        policy = noisy_greedy(self.noise, view["seat"])
+        worlds = Determinizer(view, rng, policy=policy)
+        cands = candidates(view, greedy_action(worlds.sample(rng), view["seat"], rng))
+        n = {a: 0 for a in cands}
+        total = {a: 0.0 for a in cands}
+        for it in range(max(self.iterations, len(cands))):
+            if it < len(cands):
+                action = cands[it]
+            else:
+                log_it = math.log(it)
+                action = max(cands, key=lambda a: total[a] / n[a]
+                             + 0.7 * math.sqrt(log_it / n[a]))
+            world = worlds.sample(rng)
+            total[action] += self._playout(world, view["seat"], action, policy, rng)
+            n[action] += 1
+        return max(cands, key=lambda a: (n[a], total[a]))
+
+    def _playout(self, g, me, action, policy, rng) -> float:
+        g._do(me, action)
+        where, rounds = (g.s["stage"], g.s["election"], g.s["round"]), 0
+        while True:
+            active = g.active()
+            if not active:
+                return _score(g, me)
+            now = (g.s["stage"], g.s["election"], g.s["round"])
+            if now != where:
+                rounds += 1
+                if rounds > self.horizon or now[:2] != where[:2]:
+                    return _estimate(g, me)
+                where = now
+            if active == [CHANCE]:
+                actions, weights = g.chance_weights()
+                g._do(CHANCE, rng.choices(actions, weights)[0])
+                continue
+            for seat in active:
+                g._do(seat, policy(g, seat, rng))
+                if g.active() != active:
+                    break
+
+
+def _side(g, me):
+    contest = next(c for c in g.s["contests"].values()
+                   if any(me in members for members in c["sides"].values()))
+    side = next(k for k, members in contest["sides"].items() if me in members)
+    return contest, side
+
+
+def _score(g, me) -> float:
+    """A finished game: 0.8 for the win (0.4 for the seat's party's, Nominee version), and up
+    to 0.2 more by the margin of the final tally (which tells close games from lost causes)."""
+    result = g.s["result"]
+    if result["president"] == me:
+        won = 1.0
+    elif g.s["nominees"] and me in g.s["parties"][result["winner"]]:
+        won = 0.5
+    else:
+        won = 0.0
+    return 0.8 * won + 0.2 * _estimate(g, me)
+
+
+def _estimate(g, me) -> float:
+    """A playout cut short: the seat's lead over the best other side, as a probability of
+    winning (a logistic curve, 0.5 for level)."""
+    contest, side = _side(g, me)
+    tally = contest["tally"]
+    best_other = max(v for k, v in tally.items() if k != side)
+    scale = 60.0 if g.s["options"]["count"] == "electoral" else 3000.0
+    return 1.0 / (1.0 + math.exp(-(tally[side] - best_other) / scale))
