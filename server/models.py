@@ -72,6 +72,11 @@ class Game(SQLModel, table=True):
                              sa_column_kwargs={"server_default": "default"})
     alarm_at: Optional[datetime] = Field(default=None, sa_type=TZ, index=True)
     reminders_sent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Seats played by bots (server/services/bots.py): seat -> level ("random", "greedy",
+    # "strong"); each answers from its seat's view, by a worker task, after bot_delay_seconds.
+    bots: dict[str, str] = Field(default_factory=dict,
+                                 sa_column=Column(JSON, nullable=False, server_default="{}"))
+    bot_delay_seconds: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     finished_at: Optional[datetime] = Field(default=None, sa_type=TZ)

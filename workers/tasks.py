@@ -22,7 +22,7 @@ from server import db
 from server.models import TaskFailure, utcnow
 from server.mail import delivery, replies, smtp, webhooks
 from server.mail.recipients import MailSettings
-from server.services import deadlines, digests, games, outbox
+from server.services import bots, deadlines, digests, games, outbox
 from workers.celery_app import celery, flask_app
 
 log = logging.getLogger("whistlestop.tasks")
@@ -60,6 +60,18 @@ def resolve_step(game_id: int, step: int, message_id: int | None = None) -> bool
         resolved = games.resolve_step(session, game_id, step, message_id=message_id)
     outbox.publish_written(engine)
     return resolved
+
+
+@celery.task(name="whistlestop.bot_move", ignore_result=True, **RETRIES)
+def bot_move(game_id: int, seat: str, step: int, message_id: int | None = None) -> str | None:
+    """A bot answers its seat's decision of ``step`` (server/services/bots.py); a repeat, or a
+    step that has moved on, does nothing. The outbox rows its order wrote are sent after the
+    commit."""
+    engine = db.get_engine()
+    with Session(engine) as session:
+        action = bots.play(session, game_id, seat, step, message_id=message_id)
+    outbox.publish_written(engine)
+    return action
 
 
 @celery.task(name="whistlestop.notify", ignore_result=True,

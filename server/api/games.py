@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import engine.core as engine
+from engine import bots as engine_bots
 from flask_smorest import Blueprint
 
 from server import db
@@ -48,7 +50,8 @@ def open_game(data):
     with db.session() as session:
         game, codes = lobby.open_game(session, user, data["game_type"], data["options"],
                                       data["seats"], public=data["public"],
-                                      timing=data["timing"])
+                                      timing=data["timing"], bots=data["bots"],
+                                      bot_delay_seconds=data["bot_delay_seconds"])
         body = {"game": present.game_body(session, game, user), "invitations": codes}
     return _published(body)
 
@@ -64,6 +67,13 @@ def my_games(query):
     with db.reading(db.session()) as session:
         return [present.game_body(session, game, user, view=False)
                 for game in lobby.games_of(session, user, query.get("status"))]
+
+
+@blp.route("/bots", methods=["GET"])
+@blp.response(200, schemas.BotLevelsSchema)
+def bot_levels():
+    """The bots each game offers for its seats (the "bots" of a new game), weakest first."""
+    return {"games": {game_type: engine_bots.levels(game_type) for game_type in engine.games()}}
 
 
 @blp.route("/public", methods=["GET"])

@@ -52,7 +52,8 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
         "creator": names.get(game.created_by), "created_at": game.created_at,
         "finished_at": game.finished_at,
         "seats": [{"seat": r.seat, "player": names.get(r.user_id) if r.user_id else None,
-                   "joined": r.user_id is not None, "invited": r.invite_email is not None}
+                   "joined": r.user_id is not None or r.seat in (game.bots or {}),
+                   "invited": r.invite_email is not None, "bot": (game.bots or {}).get(r.seat)}
                   for r in rows],
         "seed_hash": game.seed_hash,
         "seed": game.seed if game.status == "finished" else None,

@@ -116,11 +116,25 @@ class NewGameSchema(ma.Schema):
     options = fields.Nested(OptionsSchema, load_default=dict)
     seats = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=50)),
                         values=fields.Email(allow_none=True, validate=validate.Length(max=320)),
-                        required=True,
+                        load_default=dict,
                         metadata={"description": "Every seat: the email invited to it, or "
                                                  "null (anybody with its code may take it)"})
     public = fields.Boolean(load_default=False)
     timing = fields.Nested(TimingSchema, load_default=dict)
+    bots = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=50)),
+                       values=fields.String(validate=validate.Length(min=1, max=20)),
+                       load_default=dict,
+                       metadata={"description": "Seats played by bots: seat -> level "
+                                                "(GET /games/bots lists each game's). Such a "
+                                                "seat needs no entry in seats"})
+    bot_delay_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30),
+                                       metadata={"description": "Seconds a bot waits before "
+                                                                "it answers (0-30)"})
+
+
+class BotLevelsSchema(ma.Schema):
+    games = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                        metadata={"description": "game_type -> its bot levels, weakest first"})
 
 
 class GamesQuerySchema(ma.Schema):
@@ -132,6 +146,8 @@ class SeatSchema(ma.Schema):
     player = fields.String(allow_none=True, metadata={"description": "Display name"})
     joined = fields.Boolean()
     invited = fields.Boolean(metadata={"description": "Reserved for an invited address"})
+    bot = fields.String(allow_none=True, metadata={"description": "The level of the bot "
+                                                                  "playing the seat, if one is"})
 
 
 class GameSummarySchema(ma.Schema):

@@ -129,6 +129,12 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
             # A forced choice in a simultaneous step is committed for the seat, not asked.
             session.add(Order(game_id=game.id, step=new_step, seat=seat,
                               actions=state.legal_actions(seat)[:1], status="pending"))
+        elif seat in (game.bots or {}):
+            # A bot's seat is asked by a task (server/services/bots.py), its own next decision
+            # too: nobody else will ask it.
+            session.add(OutboxMessage(kind="bot_move", payload={
+                "game_id": game.id, "seat": seat, "step": new_step,
+                "delay": game.bot_delay_seconds}))
         elif seat != actor or _simultaneous(active):
             session.add(OutboxMessage(kind="your_decision",
                                       payload={"game_id": game.id, "seat": seat,

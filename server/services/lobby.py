@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 import engine.core as engine
+from engine import bots as engine_bots
 from sqlalchemy import update
 from sqlmodel import Session, select
 
@@ -74,17 +75,22 @@ def check_timing(timing: dict | None) -> dict:
 def open_game(session: Session, creator: User, game_type: str, options: dict | None,
               seats: dict[str, str | None], public: bool = False,
               seed: str | None = None,
-              timing: dict | None = None) -> tuple[Game, dict[str, str]]:
+              timing: dict | None = None, bots: dict[str, str] | None = None,
+              bot_delay_seconds: int = 0) -> tuple[Game, dict[str, str]]:
     """Create an open game; return it and each seat's invitation code (shown only this once).
 
     ``seats`` maps every seat to an email address (that person is invited) or None (anybody with
     the code may take it). The creator takes a seat reserved for their own address at once.
+    ``bots`` gives seats to bots (seat -> level; such a seat needs no entry in ``seats``), who
+    answer ``bot_delay_seconds`` after they are asked (server/services/bots.py).
     """
     if game_type not in engine.games():
         raise LobbyError("invalid", N_("There is no game '%(game)s'; the games are %(games)s."),
                          game=game_type, games=", ".join(engine.games()))
     options = dict(options or {})
     names = seats_of(game_type, options)
+    bots = check_bots(game_type, names, bots or {}, seats, bot_delay_seconds)
+    seats = {**{seat: None for seat in bots}, **seats}
     if set(seats) != set(names):
         raise LobbyError("invalid", N_("The seats of %(game)s are %(seats)s; give each an email "
                                          "address or null."), game=game_type,
@@ -95,12 +101,16 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
     timing = check_timing(timing)
     seed = seed if seed is not None else secrets.token_hex(16)
     game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,
-                seed_hash=sha256_hex(seed), public=public, created_by=creator.id, **timing)
+                seed_hash=sha256_hex(seed), public=public, created_by=creator.id, bots=bots,
+                bot_delay_seconds=bot_delay_seconds, **timing)
     codes: dict[str, str] = {}
     try:
         session.add(game)
         session.flush()
         for name in names:
+            if name in bots:        # taken by its bot: no invitation, no code
+                session.add(Seat(game_id=game.id, seat=name, joined_at=utcnow()))
+                continue
             email = normalize_email(seats[name]) if seats[name] else None
             code = secrets.token_urlsafe(16)
             codes[name] = code
@@ -118,6 +128,33 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
         raise
     session.refresh(game)
     return game, codes
+
+
+# A bot's pause before it answers, to pace a solo game: kept under the outbox's redelivery time
+# (OUTBOX_REDELIVER_SECONDS, 60 s), so a waiting bot_move row is not sent again meanwhile.
+MAX_BOT_DELAY_SECONDS = 30
+
+
+def check_bots(game_type: str, names, bots: dict, seats: dict, delay) -> dict:
+    """The bot seats, checked: real seats, levels the game has, no address given for them."""
+    levels = engine_bots.levels(game_type)
+    for seat, level in bots.items():
+        if seat not in names:
+            raise LobbyError("invalid", N_("There is no seat '%(seat)s' for a bot; the seats "
+                                             "are %(seats)s."), seat=seat, seats=", ".join(names))
+        if level not in levels:
+            raise LobbyError("invalid", N_("There is no bot '%(level)s'; this game has "
+                                             "%(levels)s."), level=level,
+                             levels=", ".join(levels))
+        if seats.get(seat):
+            raise LobbyError("invalid", N_("The seat %(seat)s is given to a bot and to "
+                                             "%(email)s; give it to one of them."), seat=seat,
+                             email=seats[seat])
+    if (not isinstance(delay, int) or isinstance(delay, bool)
+            or not 0 <= delay <= MAX_BOT_DELAY_SECONDS):
+        raise LobbyError("invalid", N_("bot_delay_seconds is a whole number of seconds from 0 "
+                                         "to %(most)s."), most=MAX_BOT_DELAY_SECONDS)
+    return dict(bots)
 
 
 def _game(session: Session, game_id: int) -> Game:
@@ -180,6 +217,7 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
             raise LobbyError("conflict", N_("The game has already started; its seats are taken."))
         if any(r.user_id == user.id for r in rows):
             raise LobbyError("conflict", N_("You already have a seat in this game."))
+        rows = [r for r in rows if r.seat not in (game.bots or {})]    # bots keep theirs
         if code is not None:
             matches = [r for r in rows if r.invite_token_hash == sha256_hex(code)]
             if not matches:
@@ -222,7 +260,8 @@ def start_game(session: Session, game_id: int, user: User) -> Game:
         raise LobbyError("forbidden", N_("Only the game's creator can start it."))
     if game.status != "open":
         raise LobbyError("conflict", N_("The game has already started."))
-    empty = [r.seat for r in seat_rows(session, game_id) if r.user_id is None]
+    empty = [r.seat for r in seat_rows(session, game_id)
+             if r.user_id is None and r.seat not in (game.bots or {})]
     if empty:
         raise LobbyError("conflict", N_("Every seat needs a player before the game starts; "
                                           "still open: %(seats)s."), seats=", ".join(empty))

@@ -91,14 +91,19 @@ def take_written(engine: Engine) -> list[Written]:
 
 # --- sending ---------------------------------------------------------------------------------
 def _task_for(row: Written):
-    """The task object and its arguments for a row (registered tasks, so eager mode works)."""
+    """The task object, its arguments and its sending options for a row (registered tasks, so
+    eager mode works)."""
     from workers import tasks
 
     if row.kind == "resolve_step":
-        return tasks.resolve_step, (row.payload["game_id"], row.payload["step"], row.id)
+        return tasks.resolve_step, (row.payload["game_id"], row.payload["step"], row.id), {}
     if row.kind == "reply":
-        return tasks.handle_reply, (row.payload["inbound_id"], row.id)
-    return tasks.notify, (row.id,)
+        return tasks.handle_reply, (row.payload["inbound_id"], row.id), {}
+    if row.kind == "bot_move":
+        p = row.payload
+        return tasks.bot_move, (p["game_id"], p["seat"], p["step"], row.id), \
+            {"countdown": p.get("delay") or None}
+    return tasks.notify, (row.id,), {}
 
 
 def publish_written(engine: Engine) -> int:
@@ -112,9 +117,9 @@ def send(engine: Engine, rows: list[Written]) -> int:
     """Send the rows; return how many were sent. When the broker refuses one, it and the rest
     keep the error in ``last_error`` (the relay sends them at its next run)."""
     for i, row in enumerate(rows):
-        task, args = _task_for(row)
+        task, args, options = _task_for(row)
         try:
-            task.apply_async(args=args)
+            task.apply_async(args=args, **options)
         except Exception as exc:  # the broker is down: the relay tries again later
             _failed(engine, [r.id for r in rows[i:]], f"{type(exc).__name__}: {exc}"[:2000])
             log.warning("outbox: could not send %s row(s) from #%s: %s", len(rows) - i,

@@ -1,5 +1,5 @@
-"""Complete games through the HTTP API, as production runs it: 1960 by two players, and
-Mr. President by three.
+"""Complete games through the HTTP API, as production runs it: 1960 by two players,
+Mr. President by three, and Mr. President by one player against the strong bot.
 
 gunicorn serves the app, a real Celery worker (with beat) consumes from a real Redis, and one
 scripted client per seat - each in its own thread with its own token and no knowledge of the
@@ -100,6 +100,12 @@ GAMES = {
                     "seats": {"p1": "barry@example.org", "p2": "lyndon@example.org",
                               "p3": "george@example.org"},
                     "min_orders": 8, "min_sealed": 2 * 12},
+    # A solo game: the strong bot's seat is answered by the worker's bot_move tasks.
+    "mrpresident-solo": {"game_type": "mrpresident",
+                         "options": {"edition": "chalkboard", "players": 2},
+                         "seats": {"p1": "barry@example.org"}, "bots": {"p2": "strong"},
+                         # after the first round the scorer leads alone: few steps are sealed
+                         "min_orders": 5, "min_sealed": 1},
 }
 
 
@@ -126,7 +132,8 @@ def test_scripted_clients_play_a_whole_game_over_http(
         auth = {seat: {"Authorization": f"Bearer {t}"} for seat, t in tokens.items()}
         creator, *others = spec["seats"]
         r = requests.post(f"{base}/api/v1/games", headers=auth[creator], timeout=30, json={
-            "game_type": game_type, "options": spec["options"], "seats": spec["seats"]})
+            "game_type": spec.get("game_type", game_type), "options": spec["options"],
+            "seats": spec["seats"], "bots": spec.get("bots", {})})
         assert r.status_code == 201, r.text
         gid = r.json()["game"]["id"]
         seed_hash = r.json()["game"]["seed_hash"]
@@ -147,12 +154,18 @@ def test_scripted_clients_play_a_whole_game_over_http(
 
         final = players[0].final
         assert final["status"] == "finished"
-        assert final["result"]["winner"] in spec["seats"], final["result"]
+        assert final["result"]["winner"] in {*spec["seats"], *spec.get("bots", {})}, \
+            final["result"]
         assert final["seed_hash"] == seed_hash and final["seed"]
         assert all(p.orders >= spec["min_orders"] for p in players), [p.orders for p in players]
         # Sealed steps are resolved by the worker (1960: at least one Campaign Strategy; how
         # many more depends on its draws).
         assert sum(p.sealed for p in players) >= spec["min_sealed"]
+        if spec.get("bots"):    # the bot's seat was answered by the worker, every round
+            log = requests.get(f"{base}/api/v1/games/{gid}/log", headers=auth[creator],
+                               timeout=30).json()
+            by_bot = [e for e in log["entries"] if e["seat"] in spec["bots"]]
+            assert len(by_bot) >= spec["min_orders"], log["entries"][-10:]
 
         for command in (["replay", str(gid)], ["verify", str(gid)]):
             done = subprocess.run([sys.executable, "-m", "server.cli", *command], env=env,

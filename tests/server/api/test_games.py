@@ -35,8 +35,8 @@ def test_open_a_game_answers_it_and_each_seats_code_once(client, ann, bob):
     assert game["status"] == "open" and game["step"] == 0 and game["public"] is True
     assert game["options"] == {"edition": "zman", "vp_cards": True}
     assert game["seats"] == [
-        {"seat": "kennedy", "player": "Ann", "joined": True, "invited": True},
-        {"seat": "nixon", "player": None, "joined": False, "invited": False}]
+        {"seat": "kennedy", "player": "Ann", "joined": True, "invited": True, "bot": None},
+        {"seat": "nixon", "player": None, "joined": False, "invited": False, "bot": None}]
     assert game["your_seat"] == "kennedy" and game["role"] == "player"
     assert game["seed"] is None and len(game["seed_hash"]) == 64 and game["view"] is None
     assert game["creator"] == "Ann" and "state" not in game
