@@ -222,7 +222,9 @@ def _open_context(session, game: Game, loc: str) -> dict:
     user = reader()
     rows = lobby.seat_rows(session, game.id)
     names = seats.names(game.game_type, loc)
-    listed = [{"seat": r.seat, "name": names.get(r.seat, r.seat), "taken": r.user_id is not None,
+    bots = game.bots or {}
+    listed = [{"seat": r.seat, "name": names.get(r.seat, r.seat),
+               "taken": r.user_id is not None or r.seat in bots, "bot": bots.get(r.seat),
               "mine": user is not None and r.user_id == user.id,
               "invited_me": user is not None and r.user_id is None
               and r.invite_email == user.email} for r in rows]

@@ -7,6 +7,8 @@ spectator."""
 
 from __future__ import annotations
 
+from engine import bots as engine_bots
+
 from engine.core import OptionsError
 from flask import Blueprint, redirect, request
 
@@ -82,19 +84,24 @@ def create():
                               "24 6."), 422, form)
     if game_type == "mrpresident":
         try:
-            options, emails = mrpresident_lobby.read(form)
+            options, emails, bots = mrpresident_lobby.read(form)
         except ValueError as problem:
             return _lobby_error(str(problem), 422, form)
     else:
-        game_type, options, emails = "tmotp", _tmotp_options(form), _tmotp_seats(form, user)
+        game_type, options = "tmotp", _tmotp_options(form)
+        emails, bots = _tmotp_seats(form, user)
         if emails is None:
             return _lobby_error(_("Give the opponent's email address, like name@example.org, "
                                   "or leave it empty to invite with a code."), 422, form)
+    delay = (form.get("bot_delay_seconds") or "0").strip()
+    if not delay.isdigit():
+        return _lobby_error(_("A bot's pause is a whole number of seconds, like 5."), 422, form)
     with db.session() as session:
         account = session.get(User, user.id)
         try:
             game, _codes = lobby.open_game(session, account, game_type, options, emails,
-                                           public=form.get("public") == "on", timing=timing)
+                                           public=form.get("public") == "on", timing=timing,
+                                           bots=bots, bot_delay_seconds=int(delay))
         except LobbyError as exc:
             return _lobby_error(refusal(exc), STATUS[exc.kind], form)
         except OptionsError as exc:  # the engine's reason, in the reader's words
@@ -109,14 +116,19 @@ def _tmotp_options(form) -> dict:
             "restricted_positioning": form.get("restricted_positioning") == "on"}
 
 
-def _tmotp_seats(form, user) -> dict | None:
-    """1960's seats: the reader's and the opponent's (None: not an email address)."""
+def _tmotp_seats(form, user) -> tuple[dict | None, dict]:
+    """1960's seats: the reader's and the opponent's (None: not an email address), and the
+    opponent's bot if one was chosen (``opponent_bot``: its level)."""
     my_seat = form.get("seat", "kennedy")
     other = "nixon" if my_seat == "kennedy" else "kennedy"
+    bot = form.get("opponent_bot") or ""
     opponent = (form.get("opponent") or "").strip() or None
     if opponent is not None and not is_email(opponent):
-        return None
-    return {my_seat: user.email, other: opponent}
+        return None, {}
+    if bot:
+        return ({my_seat: user.email, other: opponent} if opponent else {my_seat: user.email},
+                {other: bot})
+    return {my_seat: user.email, other: opponent}, {}
 
 
 def _lobby_error(message: str, status: int, form):
@@ -130,6 +142,7 @@ def _lobby_page(status: int, **context):
     mine = form.get("game_type") == "mrpresident"
     return page("lobby.html", status, locale(), seat_names=terms(locale())["seats"],
                 mp_names=seats.names("mrpresident", locale()),
+                bot_levels={g: engine_bots.levels(g) for g in ("tmotp", "mrpresident")},
                 tmotp_form=form if not mine else {}, mp_form=form if mine else {}, **context)
 
 

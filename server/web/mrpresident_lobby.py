@@ -11,9 +11,10 @@ from server.web.words import _, locale
 SEATS = words.SEATS
 
 
-def read(form) -> tuple[dict, dict[str, str | None]]:
-    """(options, seat -> email or None) from the posted ``form``. Raises ValueError saying
-    what is wrong with it (the options themselves are the engine's to judge)."""
+def read(form) -> tuple[dict, dict[str, str | None], dict[str, str]]:
+    """(options, seat -> email or None, seat -> bot level) from the posted ``form``: a seat
+    whose ``bot_<seat>`` names a level is its bot's. Raises ValueError saying what is wrong
+    with it (the options themselves are the engine's to judge)."""
     raw = (form.get("players") or "3").strip()
     players = int(raw) if raw.isdigit() else raw    # the engine refuses all but 2, 3 or 4
     options = {"edition": form.get("edition") or "chalkboard", "players": players,
@@ -25,11 +26,16 @@ def read(form) -> tuple[dict, dict[str, str | None]]:
         options["nominee"] = True
         options["parties"] = form.get("parties") or "seats"
     seats: dict[str, str | None] = {}
+    bots: dict[str, str] = {}
     for seat in SEATS[:players if isinstance(players, int) else 0]:
         email = (form.get(f"email_{seat}") or "").strip() or None
+        if form.get(f"bot_{seat}"):
+            bots[seat] = form[f"bot_{seat}"]
+            if email is None:
+                continue
         if email is not None and not is_email(email):
             raise ValueError(_("%(seat)s: give an email address, like name@example.org, or "
                                "leave it empty to invite with a code.",
                                seat=words.seat(seat, locale())))
         seats[seat] = email
-    return options, seats
+    return options, seats, bots
