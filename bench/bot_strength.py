@@ -1,7 +1,7 @@
 """How strong the bots are: the strong bot against random bots (and the greedy rule of thumb), in
 whole games, with its decision time on this machine.
 
-Run from the repository root:  python bench/bot_strength.py [--games N] [--iterations K]
+Run from the repository root:  python bench/bot_strength.py [--games N] [--iterations K] [--only TEXT]
 
 Mr. President: for 2, 3 and 4 candidates in the chalkboard edition's standard game (the short
 National Campaign, plurality with three or four) and the dial edition's (the long game by
@@ -64,8 +64,8 @@ def wilson(wins: int, n: int) -> tuple:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60, help="games per case (default 60)")
-    parser.add_argument("--iterations", type=int, default=100,
-                        help="the strong bot's playouts per decision (default 100)")
+    parser.add_argument("--iterations", type=int, default=200,
+                        help="the strong bot's playouts per decision (default 200)")
     parser.add_argument("--noise", type=float, default=None,
                         help="the share of random orders in the strong bot's model of others")
     parser.add_argument("--opponent", default="random", help="random (default) or greedy")

@@ -154,12 +154,17 @@ class Machine:
     def from_dict(cls, data: dict, copy: bool = True):
         return cls(json.loads(json.dumps(data)) if copy else data)
 
+    # False in a bot's playouts (engine/bots), which nobody reads: no notes are written.
+    records_notes = True
+
     def note(self, template: str, **args) -> None:
         """Record a public line of the game's history (what happened, in words): its English
         text, and its template and arguments to tell it in other languages
         (engine.core.messages). The English could be rendered again from the other two
         (tests/engine/test_messages.py checks it is); it is kept so that every view, which lists
         all notes, costs no rendering."""
+        if not self.records_notes:
+            return
         args = json.loads(json.dumps(args))     # as the stored state will hold them
         self.s["notes"].append([len(self.s["log"]), str(self.msg(template, **args)), template,
                                 args])

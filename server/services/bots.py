@@ -21,7 +21,7 @@ from server.services import games, outbox
 from server.services.games import StaleStep
 
 # Playouts a decision of the strong bots on the server (bench/bot_strength.py measures them).
-BUDGETS = {"strong": {"iterations": 150}}
+BUDGETS = {"strong": {"iterations": 200}}
 
 
 def play(session: Session, game_id: int, seat: str, step: int,

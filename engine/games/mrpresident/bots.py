@@ -19,6 +19,7 @@ from .determinize import Determinizer
 from .rounds import votes_of
 
 SAMPLES = 8         # futures of the deck drawn to rank the prize on the table
+UCB_C = 0.7         # the search's exploration (UCB1), for rewards from 0 to 1
 
 
 def _prize(g, seat) -> int:
@@ -44,23 +45,25 @@ def _sizes_ahead(g) -> list:
 
 def prize_rank(g, seat, m: int, rng: random.Random) -> float:
     """Where this round's prize stands among the next ``m`` rounds' prizes, as the deck left may
-    deal them: 0 (poorer than all) to ``m`` (richer than all), averaged over SAMPLES futures."""
-    prize = _prize(g, seat)
+    deal them: the expected number of them it beats (a tie counts half), 0 to ``m``. For each
+    round, the chance that a round of its size deals less; one card a round is counted exactly,
+    sums of several estimated from SAMPLES draws."""
     if m == 0:
         return 0.0
+    prize = _prize(g, seat)
     deck = [STATES[c]["ev"] for c in g.s["deck"]]
-    sizes = _sizes_ahead(g)[:m]
-    if all(k == 1 for k in sizes) and len(sizes) == len(deck):     # the whole deck, exactly
-        return sum(1 for p in deck if p < prize) + 0.5 * sum(1 for p in deck if p == prize)
-    below = 0.0
-    for _ in range(SAMPLES):
-        rng.shuffle(deck)
-        i = 0
-        for k in sizes:
-            p = sum(deck[i:i + k])
-            i += k
-            below += 1 if p < prize else 0.5 if p == prize else 0
-    return below / SAMPLES
+    if not deck:
+        return 0.0
+    chance = {}
+    for k in set(_sizes_ahead(g)[:m]):
+        if k == 1:
+            sums = deck
+        else:
+            k = min(k, len(deck))
+            sums = [sum(rng.sample(deck, k)) for _ in range(SAMPLES)]
+        chance[k] = (sum(1 for p in sums if p < prize)
+                     + 0.5 * sum(1 for p in sums if p == prize)) / len(sums)
+    return sum(chance[min(k, len(deck))] for k in _sizes_ahead(g)[:m])
 
 
 def greedy_action(g, seat, rng: random.Random) -> str:
@@ -140,7 +143,7 @@ class StrongBot:
 
     level = "strong"
 
-    def __init__(self, iterations: int = 200, horizon: int = 14, noise: float = 0.7):
+    def __init__(self, iterations: int = 200, horizon: int = 60, noise: float = 0.7):
         self.iterations = iterations
         self.horizon = horizon
         self.noise = noise
@@ -160,13 +163,14 @@ class StrongBot:
             else:
                 log_it = math.log(it)
                 action = max(cands, key=lambda a: total[a] / n[a]
-                             + 0.7 * math.sqrt(log_it / n[a]))
+                             + UCB_C * math.sqrt(log_it / n[a]))
             world = worlds.sample(rng)
             total[action] += self._playout(world, view["seat"], action, policy, rng)
             n[action] += 1
         return max(cands, key=lambda a: (n[a], total[a]))
 
     def _playout(self, g, me, action, policy, rng) -> float:
+        g.records_notes = False
         g._do(me, action)
         where, rounds = (g.s["stage"], g.s["election"], g.s["round"]), 0
         while True:

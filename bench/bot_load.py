@@ -1,0 +1,219 @@
+"""Bot games as the load: many bot-against-bot games at once through the real API and workers.
+
+Run from the repository root:  python bench/bot_load.py [--games N] [--level random|greedy]
+                                                          [--db-url URL] [--minutes M]
+
+Starts a redis-server of its own (the production broker; the embedded filesystem broker with
+``--broker filesystem``), gunicorn serving the app (2 workers) and a Celery worker (concurrency
+2, with beat: the outbox relay) on a fresh SQLite database (``--db-url`` for PostgreSQL). One
+user signs up by POST /api/v1/users and opens N games of Mr. President (chalkboard, two
+candidates) whose every seat is a bot, by POST /api/v1/games and /start: all N games are in play
+at once, every round a sealed step of both bots resolved by the worker. It waits until all are
+finished (or ``--minutes`` run out) and prints:
+
+- throughput: games finished and orders applied per second;
+- resolution latency: from a round's last sealed order to its resolution (the orders' rows:
+  the last one's created_at to the step's applied updated_at), p50/p95, against the worker's
+  no-op round trip measured in the same run (whistlestop.ping, p50/p95) - their ratio;
+- worker memory over time: the RSS of the worker and its children, every 10 s;
+- database size per finished game (the SQLite file, or pg_database_size);
+- mails needing an answer per player per game: the decisions a player in each seat would have
+  been asked (the bot_move rows: the server asks a bot exactly where it would mail a person;
+  forced choices and the sealed ones answered for the seat are not asked).
+
+No assertions: it always exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import requests
+
+from common import ROOT, free_port, percentile  # noqa: E402  (puts the repository on sys.path)
+from order_throughput import serve  # noqa: E402
+from resolution_latency import configure, noop_round_trips  # noqa: E402
+
+OPTIONS = {"edition": "chalkboard", "players": 2}
+SEATS = ("p1", "p2")
+
+
+def start_worker(env: dict, folder: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--concurrency",
+         "2", "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip",
+         "--without-mingle", "--beat", "--schedule", str(folder / "beat-schedule")],
+        cwd=ROOT, env=env, stdout=(folder / "worker.log").open("wb"), stderr=subprocess.STDOUT)
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of a process and its descendants, in KiB (0 when gone)."""
+    total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+            todo += [int(k) for k in kids]
+        except OSError:
+            continue
+    return total
+
+
+def open_games(base: str, n: int, level: str) -> tuple[dict, list[int]]:
+    r = requests.post(f"{base}/api/v1/users", json={"email": "load@bench.invalid"}, timeout=60)
+    r.raise_for_status()
+    auth = {"Authorization": f"Bearer {r.json()['token']}"}
+    ids = []
+    for _ in range(n):
+        r = requests.post(f"{base}/api/v1/games", headers=auth, timeout=60, json={
+            "game_type": "mrpresident", "options": OPTIONS, "seats": {},
+            "bots": {seat: level for seat in SEATS}})
+        r.raise_for_status()
+        ids.append(r.json()["game"]["id"])
+    return auth, ids
+
+
+def start_games(base: str, auth: dict, ids: list[int]) -> None:
+    for gid in ids:
+        requests.post(f"{base}/api/v1/games/{gid}/start", headers=auth, timeout=60) \
+            .raise_for_status()
+
+
+def finished_count(eng) -> tuple[int, int]:
+    from sqlalchemy import func
+    from sqlmodel import Session, select
+
+    from server.models import Game, LogEntry
+    with Session(eng) as s:
+        done = s.exec(select(func.count()).select_from(Game)
+                      .where(Game.status == "finished")).one()
+        logged = s.exec(select(func.count()).select_from(LogEntry)
+                        .where(LogEntry.is_chance.is_(False))).one()
+    return done, logged
+
+
+def resolution_latencies(eng) -> list[float]:
+    """Per resolved sealed step: its last order's commit to its resolution, in ms."""
+    from sqlmodel import Session, select
+
+    from server.models import Order
+    steps: dict = {}
+    with Session(eng) as s:
+        for o in s.exec(select(Order).where(Order.status == "applied")):
+            steps.setdefault((o.game_id, o.step), []).append(o)
+    out = []
+    for orders in steps.values():
+        if len(orders) < 2:     # a sequential order: applied in its own request
+            continue
+        last = max(o.created_at for o in orders)
+        resolved = min(o.updated_at for o in orders)
+        out.append(max(0.0, (resolved - last).total_seconds() * 1000))
+    return out
+
+
+def asked_per_seat(eng, games: int) -> float:
+    from sqlalchemy import func
+    from sqlmodel import Session, select
+
+    from server.models import OutboxMessage
+    with Session(eng) as s:
+        asked = s.exec(select(func.count()).select_from(OutboxMessage)
+                       .where(OutboxMessage.kind == "bot_move")).one()
+    return asked / max(1, games * len(SEATS))
+
+
+def database_bytes(db_url: str, folder: Path, eng) -> int:
+    if db_url.startswith("sqlite"):
+        return sum(p.stat().st_size for p in folder.glob("bench.db*"))
+    from sqlalchemy import text
+    with eng.connect() as c:
+        return c.execute(text("select pg_database_size(current_database())")).scalar()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games at once (default 1000)")
+    parser.add_argument("--level", default="random", help="the bots' level (default random)")
+    parser.add_argument("--broker", default="redis", choices=("redis", "filesystem"))
+    parser.add_argument("--db-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument("--minutes", type=float, default=60, help="give up after (default 60)")
+    args = parser.parse_args(argv)
+    folder = Path(tempfile.mkdtemp(prefix="ws-bot-load-"))
+    env, procs = configure(folder, args.broker if shutil.which("redis-server") else
+                           "filesystem", args.db_url)
+    db_url = os.environ["WHISTLESTOP_DATABASE_URL"]
+    from server import db
+    db.migrate(db_url)
+    eng = db.make_engine(db_url)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    web = serve("server.app:create_app()", port, env, folder / "gunicorn.log")
+    worker = start_worker(env, folder)
+    procs += [web, worker]
+    memory: list[tuple[float, int]] = []
+    stop = threading.Event()
+    try:
+        pings = noop_round_trips(50)
+        auth, ids = open_games(base, args.games, args.level)
+        began = time.perf_counter()
+
+        def sample() -> None:
+            while not stop.is_set():
+                memory.append((time.perf_counter() - began, rss_kib(worker.pid)))
+                stop.wait(10)
+        threading.Thread(target=sample, daemon=True).start()
+        start_games(base, auth, ids)
+        print(f"{args.games} games of Mr. President (chalkboard, 2 {args.level} bots) started "
+              f"in {time.perf_counter() - began:.1f} s through the API; waiting", flush=True)
+        deadline = began + args.minutes * 60
+        done, logged = 0, 0
+        while time.perf_counter() < deadline:
+            done, logged = finished_count(eng)
+            if done >= args.games:
+                break
+            time.sleep(2)
+        seconds = time.perf_counter() - began
+        stop.set()
+        latencies = resolution_latencies(eng)
+        size = database_bytes(db_url, folder, eng)
+        print(f"finished {done}/{args.games} games in {seconds:.0f} s: "
+              f"{done / seconds:.2f} games/s, {logged / seconds:.1f} orders/s "
+              f"({logged} orders)")
+        print(f"resolution of a sealed round: p50 {percentile(latencies, 50):.0f} ms, p95 "
+              f"{percentile(latencies, 95):.0f} ms ({len(latencies)} rounds); no-op task round "
+              f"trip p50 {percentile(pings, 50):.1f} ms, p95 {percentile(pings, 95):.1f} ms; "
+              f"ratio of the p95s {percentile(latencies, 95) / percentile(pings, 95):.1f}")
+        print("worker memory (RSS of the worker and its children), MiB: " + ", ".join(
+            f"{t:.0f}s {kib / 1024:.0f}" for t, kib in memory))
+        print(f"database: {size / 1e6:.1f} MB, {size / max(1, done) / 1e3:.1f} kB per finished "
+              f"game")
+        print(f"decisions a player would be asked (mails needing an answer) per seat per game: "
+              f"{asked_per_seat(eng, args.games):.1f}")
+    finally:
+        stop.set()
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        eng.dispose()
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
