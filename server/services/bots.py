@@ -12,6 +12,8 @@ The bot's generator comes from the game's secret seed, the log's length and the 
 
 from __future__ import annotations
 
+import logging
+
 import engine.core as engine
 from engine import bots
 from sqlmodel import Session, select
@@ -19,6 +21,8 @@ from sqlmodel import Session, select
 from server.models import Game, Order
 from server.services import games, outbox
 from server.services.games import StaleStep
+
+log = logging.getLogger(__name__)
 
 # Playouts a decision of the strong bots on the server (bench/bot_strength.py measures them).
 BUDGETS = {"strong": {"iterations": 200}}
@@ -45,7 +49,13 @@ def _play(session, game_id, seat, step, message_id):
     if seat not in active or (len(active) > 1 and _sealed(session, game_id, step, seat)):
         return _nothing(session, message_id)
     bot = bots.make(game.game_type, level, **BUDGETS.get(level, {}))
-    action = bot.choose(state.view(seat), bots.decision_rng(game.seed, state.log_length(), seat))
+    try:
+        action = bot.choose(state.view(seat),
+                            bots.decision_rng(game.seed, state.log_length(), seat))
+    except Exception:   # a bot's bug must not stop the game: it plays the safe default
+        log.exception("bot %s of game %s, seat %s, step %s failed; the default is played",
+                      level, game_id, seat, step)
+        action = state.default_action(seat)
     try:
         games.submit_order(session, game_id, seat, step, [action],
                            before_commit=lambda s, _result: outbox.mark_delivered(s, message_id))

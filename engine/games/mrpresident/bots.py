@@ -137,9 +137,12 @@ def candidates(view: dict, suggested: str) -> list:
 
 class StrongBot:
     """Monte Carlo search: each of ``iterations`` playouts samples a world consistent with the
-    view, lays a candidate order chosen by UCB1, and plays on with the rule of thumb (every seat,
-    with ``noise`` of random orders) to the end of the game or ``horizon`` rounds; a win scores 1,
-    a win of the seat's party 0.5 (Nominee version), a playout cut short scores by the tally."""
+    view, lays a candidate order chosen by UCB1, and plays on with the rule of thumb (the others
+    with ``noise`` of random orders, itself with a tenth) to the end of the election, or
+    ``horizon`` rounds. A won game scores 0.8 (the seat's party's, Nominee version, 0.4) and up
+    to 0.2 more by the final tally's margin; a playout cut short, or an election replayed,
+    scores by the tally's lead. The horizon is beyond every game by default: cut short, the
+    tally rewards spending the cards the long game needs later."""
 
     level = "strong"
 
@@ -180,6 +183,8 @@ class StrongBot:
             now = (g.s["stage"], g.s["election"], g.s["round"])
             if now != where:
                 rounds += 1
+                if where[0] == "convention" and now[0] == "national":
+                    return _nominated(g, me)
                 if rounds > self.horizon or now[:2] != where[:2]:
                     return _estimate(g, me)
                 where = now
@@ -211,6 +216,12 @@ def _score(g, me) -> float:
     else:
         won = 0.0
     return 0.8 * won + 0.2 * _estimate(g, me)
+
+
+def _nominated(g, me) -> float:
+    """A playout of the party conventions: the seat's party's presidential candidate scores 0.8,
+    its vice-presidential candidate 0.2 (the national election is the party's together)."""
+    return 0.8 if any(n["president"] == me for n in g.s["nominees"].values()) else 0.2
 
 
 def _estimate(g, me) -> float:

@@ -111,3 +111,17 @@ def test_a_bots_task_that_runs_again_changes_nothing(client, store, app):
         assert bot_seats.play(s, gid, "p2", game.step, row.id) is None
     assert store.game(gid).step == game.step and store.count(LogEntry, gid) == logged
     assert store.pending_orders(gid) == sealed
+
+
+def test_a_bot_that_fails_plays_the_safe_default_and_the_game_goes_on(client, store,
+                                                                     monkeypatch, caplog):
+    class Broken:
+        def choose(self, view, rng):
+            raise RuntimeError("a bug in the bot")
+
+    monkeypatch.setattr(bot_seats.bots, "make", lambda *a, **k: Broken())
+    ann = client.signup("ann@example.org", "Ann")
+    gid = _solo(client, store, ann, "mrpresident", {"p1": ann.email}, {"p2": "strong"},
+                {"edition": "dial", "players": 2})
+    assert store.pending_orders(gid) == {"p2": ["play 1"]}      # the lowest card alone
+    assert "a bug in the bot" in caplog.text
