@@ -38,5 +38,6 @@ def _lookup(game_id):
 
 
 def _load_builtin() -> None:
-    if not _GAMES:
-        from engine.games import mrpresident, tmotp  # noqa: F401  (register themselves)
+    # Every time, not only when nothing is registered: one game imported on its own (its bots,
+    # say) must not hide the others. A second import is a dictionary look-up.
+    from engine.games import mrpresident, tmotp  # noqa: F401  (register themselves)

@@ -16,9 +16,9 @@ import logging
 
 import engine.core as engine
 from engine import bots
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from server.models import Game, Order
+from server.models import Game
 from server.services import games, outbox
 from server.services.games import StaleStep
 
@@ -46,7 +46,8 @@ def _play(session, game_id, seat, step, message_id):
         return _nothing(session, message_id)
     state = engine.from_dict(game.state)
     active = state.active()
-    if seat not in active or (len(active) > 1 and _sealed(session, game_id, step, seat)):
+    if seat not in active or (len(active) > 1
+                              and seat in games.pending_seats(session, game_id, step)):
         return _nothing(session, message_id)
     bot = bots.make(game.game_type, level, **BUDGETS.get(level, {}))
     try:
@@ -62,11 +63,6 @@ def _play(session, game_id, seat, step, message_id):
     except StaleStep:       # a deadline or a resolution got there first
         return _nothing(session, message_id)
     return action
-
-
-def _sealed(session, game_id, step, seat) -> bool:
-    return session.exec(select(Order.id).where(Order.game_id == game_id, Order.step == step,
-                                               Order.seat == seat)).first() is not None
 
 
 def _nothing(session, message_id) -> None:

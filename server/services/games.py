@@ -377,7 +377,7 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
     order.actions, order.status, order.updated_at = [canonical], "pending", utcnow()
     session.add(order)
     session.flush()
-    committed = _pending_seats(session, game.id, game.step)
+    committed = pending_seats(session, game.id, game.step)
     all_committed = set(state.active()) <= committed
     if all_committed:
         # The resolution is a follow-up task: written in this transaction, published after it.
@@ -391,7 +391,7 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
     return result
 
 
-def _pending_seats(session, game_id, step) -> set[str]:
+def pending_seats(session, game_id, step) -> set[str]:
     rows = session.exec(select(Order.seat).where(Order.game_id == game_id, Order.step == step,
                                                  Order.status == "pending")).all()
     return set(rows)
@@ -486,7 +486,7 @@ def seat_view(session: Session, game: Game, seat: str | None, state=None) -> dic
     state = state if state is not None else _load(game)
     view = state.view(seat)
     if isinstance(view.get("committed"), int) and _simultaneous(state.active()):
-        view = {**view, "committed": len(_pending_seats(session, game.id, game.step))}
+        view = {**view, "committed": len(pending_seats(session, game.id, game.step))}
     return view
 
 
@@ -512,7 +512,7 @@ def decision_for(session: Session, game: Game, seat: str, state=None) -> dict:
     simultaneous = _simultaneous(active)
     # Only a simultaneous step has sealed orders to show.
     order = pending_order(session, game.id, game.step, seat) if mine and simultaneous else None
-    committed = len(_pending_seats(session, game.id, game.step)) if simultaneous else 0
+    committed = len(pending_seats(session, game.id, game.step)) if simultaneous else 0
     return {
         "step": game.step,
         "active": mine and order is None,

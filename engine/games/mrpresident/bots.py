@@ -5,7 +5,8 @@ thumb. Both decide from the view only.
 The rule of thumb ("match the card to the prize"): the votes on the table (and any tied votes the
 seat may win with them) are ranked among the prizes the rest of the deck can still bring; the
 candidate lays the card of the same rank in his hand - his best card for the best prize, his
-worst for the poorest. He lays one card, and answers nothing (no second card, upset or stop).
+worst for the poorest - with the card he has to spare when the prize is among the richest. He
+answers nothing (no second card, upset or stop).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from engine.core.protocol import CHANCE
 
 from .data import STATES
 from .determinize import Determinizer
-from .rounds import votes_of
+from .rounds import may_double, round_size, votes_of
 
 SAMPLES = 8         # futures of the deck drawn to rank the prize on the table
 UCB_C = 0.7         # the search's exploration (UCB1), for rewards from 0 to 1
@@ -25,13 +26,9 @@ UCB_C = 0.7         # the search's exploration (UCB1), for rewards from 0 to 1
 def _prize(g, seat) -> int:
     """The electoral votes the seat plays for this round: the table, and the tied votes carried
     over that its side is among."""
-    votes = votes_of(g.s["table"])
-    for contest in g.s["contests"].values():
-        side = next((k for k, members in contest["sides"].items() if seat in members), None)
-        if side is not None:
-            votes += sum(votes_of(pot["states"]) for pot in contest["pots"]
-                         if side in pot["sides"])
-    return votes
+    contest, side = g.s["contests"][g.contest_of(seat)], g.side_of(seat)
+    return votes_of(g.s["table"]) + sum(votes_of(pot["states"]) for pot in contest["pots"]
+                                        if side in pot["sides"])
 
 
 def _sizes_ahead(g) -> list:
@@ -39,8 +36,7 @@ def _sizes_ahead(g) -> list:
     s = g.s
     if s["options"]["version"] == "long":
         return [1] * len(s["deck"])
-    sizes = [4 if r <= 10 else 5 if r == 11 else 6 for r in range(s["round"] + 1, 13)]
-    return sizes
+    return [round_size("short", r) for r in range(s["round"] + 1, 13)]
 
 
 def prize_rank(g, seat, m: int, rng: random.Random) -> float:
@@ -54,16 +50,13 @@ def prize_rank(g, seat, m: int, rng: random.Random) -> float:
     deck = [STATES[c]["ev"] for c in g.s["deck"]]
     if not deck:
         return 0.0
+    sizes = [min(k, len(deck)) for k in _sizes_ahead(g)[:m]]
     chance = {}
-    for k in set(_sizes_ahead(g)[:m]):
-        if k == 1:
-            sums = deck
-        else:
-            k = min(k, len(deck))
-            sums = [sum(rng.sample(deck, k)) for _ in range(SAMPLES)]
+    for k in set(sizes):
+        sums = deck if k == 1 else [sum(rng.sample(deck, k)) for _ in range(SAMPLES)]
         chance[k] = (sum(1 for p in sums if p < prize)
                      + 0.5 * sum(1 for p in sums if p == prize)) / len(sums)
-    return sum(chance[min(k, len(deck))] for k in _sizes_ahead(g)[:m])
+    return sum(chance[k] for k in sizes)
 
 
 def greedy_action(g, seat, rng: random.Random) -> str:
@@ -82,11 +75,10 @@ def greedy_action(g, seat, rng: random.Random) -> str:
     rank = prize_rank(g, seat, m, rng)
     card = hand[min(n - 1, n - 1 - m + int(rank + 0.5))]
     spare = n - 1 - m if s["refills"][seat] == 0 else n + 13 * s["refills"][seat] - 1 - ahead
-    if spare > 0 and (m == 0 or rank >= 0.8 * m) and len(hand) >= 2:
+    if spare > 0 and (m == 0 or rank >= 0.8 * m) and may_double(g, seat):
         low = hand[0] if hand[0] != card else hand[1]
-        double = f"play {card} {low}" if g.dial or low > card else f"play {low} {card}"
-        if g.s["doubles"][seat] > 0 or g.dial:
-            return double
+        # the dial edition turns up the first card named; the chalkboard's order is low, high
+        return f"play {card} {low}" if g.dial or low > card else f"play {low} {card}"
     return f"play {card}"
 
 
@@ -108,9 +100,7 @@ class GreedyBot:
         legal = view["legal_actions"]
         if len(legal) == 1:
             return legal[0]
-        world = Determinizer(view, rng).sample(rng)
-        action = greedy_action(world, view["seat"], rng)
-        return action if action in legal else legal[0]
+        return greedy_action(Determinizer(view, rng).sample(rng), view["seat"], rng)
 
 
 def candidates(view: dict, suggested: str) -> list:
@@ -138,17 +128,17 @@ def candidates(view: dict, suggested: str) -> list:
 class StrongBot:
     """Monte Carlo search: each of ``iterations`` playouts samples a world consistent with the
     view, lays a candidate order chosen by UCB1, and plays on with the rule of thumb (the others
-    with ``noise`` of random orders, itself with a tenth) to the end of the election, or
-    ``horizon`` rounds. A won game scores 0.8 (the seat's party's, Nominee version, 0.4) and up
-    to 0.2 more by the final tally's margin; a playout cut short, or an election replayed,
-    scores by the tally's lead. The horizon is beyond every game by default: cut short, the
-    tally rewards spending the cards the long game needs later."""
+    with ``noise`` of random orders, itself with a tenth) to the end of the election. A won
+    game scores 0.8 (the seat's party's, Nominee version, 0.4) and up to 0.2 more by the final
+    tally's margin; an election to be replayed scores by its tally's lead; the party
+    conventions score the nomination. (Playouts cut short after a few rounds and scored by the
+    tally rewarded spending the cards the long game needs later: they lost to the rule of
+    thumb itself in the dial edition.)"""
 
     level = "strong"
 
-    def __init__(self, iterations: int = 200, horizon: int = 60, noise: float = 0.7):
+    def __init__(self, iterations: int = 200, noise: float = 0.7):
         self.iterations = iterations
-        self.horizon = horizon
         self.noise = noise
 
     def choose(self, view: dict, rng: random.Random) -> str:
@@ -175,19 +165,15 @@ class StrongBot:
     def _playout(self, g, me, action, policy, rng) -> float:
         g.records_notes = False
         g._do(me, action)
-        where, rounds = (g.s["stage"], g.s["election"], g.s["round"]), 0
+        stage, election = g.s["stage"], g.s["election"]
         while True:
             active = g.active()
             if not active:
                 return _score(g, me)
-            now = (g.s["stage"], g.s["election"], g.s["round"])
-            if now != where:
-                rounds += 1
-                if where[0] == "convention" and now[0] == "national":
-                    return _nominated(g, me)
-                if rounds > self.horizon or now[:2] != where[:2]:
-                    return _estimate(g, me)
-                where = now
+            if g.s["stage"] != stage:           # the conventions are over
+                return _nominated(g, me)
+            if g.s["election"] != election:     # no majority: the election is replayed
+                return _estimate(g, me)
             if active == [CHANCE]:
                 actions, weights = g.chance_weights()
                 g._do(CHANCE, rng.choices(actions, weights)[0])
@@ -196,13 +182,6 @@ class StrongBot:
                 g._do(seat, policy(g, seat, rng))
                 if g.active() != active:
                     break
-
-
-def _side(g, me):
-    contest = next(c for c in g.s["contests"].values()
-                   if any(me in members for members in c["sides"].values()))
-    side = next(k for k, members in contest["sides"].items() if me in members)
-    return contest, side
 
 
 def _score(g, me) -> float:
@@ -225,10 +204,9 @@ def _nominated(g, me) -> float:
 
 
 def _estimate(g, me) -> float:
-    """A playout cut short: the seat's lead over the best other side, as a probability of
-    winning (a logistic curve, 0.5 for level)."""
-    contest, side = _side(g, me)
-    tally = contest["tally"]
+    """The seat's side's lead over the best other side, as a probability of winning (a logistic
+    curve, 0.5 for level)."""
+    tally, side = g.s["contests"][g.contest_of(me)]["tally"], g.side_of(me)
     best_other = max(v for k, v in tally.items() if k != side)
     scale = 60.0 if g.s["options"]["count"] == "electoral" else 3000.0
     return 1.0 / (1.0 + math.exp(-(tally[side] - best_other) / scale))

@@ -105,12 +105,16 @@ class Determinizer:
         laid = g.s["plays"].get(seat, {}).get("cards", [])
         cards = final.get(seat)
         if cards is None:       # not laid yet as far as the view tells: any order he may give
-            legal = g.legal_actions(seat)
-            return self.policy(g, seat, rng) if self.policy else rng.choice(legal)
+            return self.policy(g, seat, rng) if self.policy \
+                else rng.choice(g.legal_actions(seat))
         if step in ("lead", "play"):
-            two = len(cards) >= 2 and f"play {cards[0]} {cards[1]}" in g.legal_actions(seat)
-            return f"play {cards[0]} {cards[1]}" if two and rng.random() < 0.5 \
-                else f"play {cards[0]}"
+            # the first two cards, in the order the edition writes them (the chalkboard's: low
+            # first), or the first alone
+            legal = g.legal_actions(seat)
+            pairs = (f"play {cards[0]} {cards[1]}", f"play {cards[1]} {cards[0]}") \
+                if len(cards) >= 2 else ()
+            two = [a for a in pairs if a in legal]
+            return two[0] if two and rng.random() < 0.5 else f"play {cards[0]}"
         verb = {"answer": "second", "upset": "upset", "stop": "stop"}[step]
         if len(cards) > len(laid):
             return f"{verb} {cards[len(laid)]}"

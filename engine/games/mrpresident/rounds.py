@@ -14,13 +14,16 @@ from .flow import Step, step, then
 from .messages import msg
 
 
-def cards_this_round(g) -> int:
-    """Short versions: four cards a round for ten rounds, five in the 11th, six in the 12th.
-    Long versions: one card a round."""
-    if g.s["options"]["version"] == "long":
+def round_size(version: str, r: int) -> int:
+    """The electoral cards round ``r`` turns up. Short versions: four cards a round for ten
+    rounds, five in the 11th, six in the 12th. Long versions: one card a round."""
+    if version == "long":
         return 1
-    r = g.s["round"]
     return 4 if r <= 10 else 5 if r == 11 else 6
+
+
+def cards_this_round(g) -> int:
+    return round_size(g.s["options"]["version"], g.s["round"])
 
 
 def value(cards) -> int:
