@@ -29,7 +29,7 @@ def test_1960_decisions_do_not_change_when_the_other_hand_or_the_deck_does():
     deck (and the deck shuffled) leaves the seat's view and every bot's decision as they were."""
     compared = 0
     for level in bots.levels("tmotp"):
-        bot = bots.make("tmotp", level)
+        bot = bots.make("tmotp", level, iterations=8)
         for seed in range(3):
             state = new_game("tmotp", seed=seed, options={"edition": "gmt"})
             rng = random.Random(seed)
@@ -61,7 +61,9 @@ def test_1960_decisions_do_not_change_when_the_other_hand_or_the_deck_does():
 
 def test_levels_and_refusals():
     assert bots.levels("tmotp")[0] == "random"
-    with pytest.raises(OptionsError, match="No bot 'strong' for tmotp; there are random"):
-        bots.make("tmotp", "strong")
+    assert bots.levels("tmotp") == ["random", "greedy", "strong"]
+    with pytest.raises(OptionsError, match="No bot 'grandmaster' for tmotp; there are random, "
+                                           "greedy, strong"):
+        bots.make("tmotp", "grandmaster")
     with pytest.raises(ValueError):
         bots.RandomBot().choose({"legal_actions": []}, random.Random(0))

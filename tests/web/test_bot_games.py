@@ -36,24 +36,24 @@ def _entries(app, gid, seats) -> int:
                                                  LogEntry.seat.in_(seats))).all())
 
 
-def test_1960_against_the_random_bot_from_the_lobby(app, jack):
+def test_1960_against_the_strong_bot_from_the_lobby(app, jack):
     lobby = jack.get("/").data.decode()
-    assert 'name="opponent_bot"' in lobby and "Random bot" in lobby
-    gid = _create(jack, {"seat": "kennedy", "edition": "gmt", "opponent_bot": "random",
+    assert 'name="opponent_bot"' in lobby and "Random bot" in lobby and "Strong bot" in lobby
+    gid = _create(jack, {"seat": "kennedy", "edition": "gmt", "opponent_bot": "strong",
                          "opponent": ""})
     page = jack.get(f"/games/{gid}").data.decode()
-    assert "Random bot" in page and "Start the game" in page     # the bot's seat is taken
+    assert "Strong bot" in page and "Start the game" in page     # the bot's seat is taken
     started = jack.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
     assert started.status_code == 303
     _play_from_the_page(jack, app, gid, random.Random(2), 60)
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
-        assert game.bots == {"nixon": "random"} and game.step > 30
+        assert game.bots == {"nixon": "strong"} and game.step > 30
     assert _entries(app, gid, ["nixon"]) > 5
 
 
 def test_mr_president_against_two_bots_from_the_lobby(app, jack, monkeypatch):
-    monkeypatch.setitem(bot_seats.BUDGETS, "strong", {"iterations": 6})
+    monkeypatch.setitem(bot_seats.BUDGETS, "mrpresident", {"strong": {"iterations": 6}})
     lobby = jack.get("/").data.decode()
     assert 'name="bot_p2"' in lobby and "Strong bot" in lobby
     gid = _create(jack, {"game_type": "mrpresident", "players": "3", "edition": "chalkboard",

@@ -1,7 +1,8 @@
 """1960: The Making of the President (GMT 2nd edition and Z-Man 1st edition)."""
+from engine.bots import register as register_bot
 from engine.core.registry import register
 
-from . import bag, campaign_points, debates, election_day, momentum, strategy, turn  # noqa: F401
+from . import bag, bots, campaign_points, debates, election_day, momentum, strategy, turn  # noqa: F401
 from .events import common  # noqa: F401
 from .flow import STEPS, THEN
 from .setup import new
@@ -10,5 +11,7 @@ from .state import GAME_ID, TmotpState
 TmotpState.STEPS = STEPS
 TmotpState.THEN = THEN
 register(GAME_ID, new, TmotpState.from_dict)
+register_bot(GAME_ID, "greedy", lambda **budget: bots.GreedyBot())
+register_bot(GAME_ID, "strong", lambda **budget: bots.StrongBot(**budget))
 
 __all__ = ["GAME_ID", "TmotpState", "new"]

@@ -6,6 +6,8 @@ the decks (counts), face-down Campaign Strategy cards (counts), debate cards and
 choices committed but not yet revealed, and the cards dealt to the opponent in the log.
 Public: the board, the bag, momentum, the discard pile and cards removed or in play.
 """
+import json
+
 from engine.core.messages import data
 from engine.core.protocol import CHANCE
 
@@ -69,9 +71,34 @@ def view(g, seat) -> dict:
         # English text) is its own template.
         "note_messages": [note[2:] or [note[1], {}] for note in s["notes"]],
     }
+    out["public"] = public_state(s, seat)
     if top and top.get("step") in ("place_support", "remove_support", "campaigning", "positioning",
                                     "advertising", "debate_award"):
         out["decision"] = {k: v for k, v in top.items() if k not in ("then", "commits")}
+    return out
+
+
+def public_state(s, seat) -> dict:
+    """The state as ``seat`` may see it, in the state's own shape (for the bots' worlds,
+    determinize.py): every public field as it is - the stack of steps, the turn's queue, the
+    Election Day checks - and the hidden cards taken out: the other hands, face-down strategy
+    and debate cards and the deck are empty lists (their counts are in the view), other seats'
+    sealed commitments are left out, a hand shown by an event only to the seat it was shown
+    to. No seed (secret until the game ends), log or notes (the view has its own)."""
+    out = {k: v for k, v in s.items() if k not in ("seed", "log", "notes")}
+    out = json.loads(json.dumps(out))
+    for x in SEATS:
+        if x != seat:
+            out["hands"][x] = []
+            out["strategy"][x] = []
+            if out["debate"]:
+                out["debate"]["cards"][x] = []
+    out["deck"] = []
+    out["endorsement_deck"] = sorted(out["endorsement_deck"])
+    out["shown_hands"] = [r for r in out.get("shown_hands", []) if r["to"] == seat]
+    for f in out["stack"]:
+        if "commits" in f:
+            f["commits"] = {x: a for x, a in f["commits"].items() if x == seat}
     return out
 
 

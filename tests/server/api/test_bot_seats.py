@@ -29,7 +29,7 @@ def _solo(client, store, player, game_type, seats, bots, options=None, seed="sol
 
 
 def test_a_solo_game_of_mr_president_against_the_strong_bot(client, store, monkeypatch):
-    monkeypatch.setitem(bot_seats.BUDGETS, "strong", {"iterations": 12})
+    monkeypatch.setitem(bot_seats.BUDGETS, "mrpresident", {"strong": {"iterations": 12}})
     ann = client.signup("ann@example.org", "Ann")
     gid = _solo(client, store, ann, "mrpresident", {"p1": ann.email}, {"p2": "strong"},
                 {"edition": "chalkboard", "players": 2})
@@ -55,8 +55,23 @@ def test_a_solo_game_of_1960_against_the_random_bot(client, store):
     assert store.rebuild(gid)
 
 
+def test_a_solo_game_of_1960_against_the_strong_bot(client, store):
+    """The strong bot with its own budget (the one the server gives it), the Z-Man edition with
+    the Vice President cards: every one of Nixon's orders is the bot's, through the pipeline."""
+    dee = client.signup("dee@example.org", "Dee")
+    gid = _solo(client, store, dee, "tmotp", {"kennedy": dee.email}, {"nixon": "strong"},
+                {"edition": "zman", "vp_cards": True}, seed="solo-1960-strong")
+    game = play_to_the_end(client, gid, {"kennedy": dee}, random.Random(5))
+    assert game["result"]["winner"] in ("kennedy", "nixon")
+    assert store.rebuild(gid)
+    with Session(store.engine) as s:
+        plays = s.exec(select(LogEntry).where(LogEntry.game_id == gid,
+                                              LogEntry.seat == "nixon")).all()
+    assert sum(e.action.startswith(("play ", "vp ")) for e in plays) >= 30
+
+
 def test_three_candidates_two_of_them_bots(client, store, monkeypatch):
-    monkeypatch.setitem(bot_seats.BUDGETS, "strong", {"iterations": 6})
+    monkeypatch.setitem(bot_seats.BUDGETS, "mrpresident", {"strong": {"iterations": 6}})
     cy = client.signup("cy@example.org", "Cy")
     gid = _solo(client, store, cy, "mrpresident", {"p2": cy.email},
                 {"p1": "greedy", "p3": "strong"},
@@ -69,7 +84,7 @@ def test_the_levels_each_game_offers(client):
     r = client.get("/games/bots")
     assert r.status_code == 200
     assert r.get_json()["games"] == {"mrpresident": ["random", "greedy", "strong"],
-                                     "tmotp": ["random"]}
+                                     "tmotp": ["random", "greedy", "strong"]}
 
 
 def test_refusals_say_what_would_do_and_open_nothing(client, store):
