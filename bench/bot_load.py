@@ -1,14 +1,17 @@
 """Bot games as the load: many bot-against-bot games at once through the real API and workers.
 
-Run from the repository root:  python bench/bot_load.py [--games N] [--level random|greedy]
-                                                          [--db-url URL] [--minutes M]
+Run from the repository root:  python bench/bot_load.py [--games N] [--game mrpresident|tmotp]
+                                   [--level random|greedy|strong] [--db-url URL] [--minutes M]
 
 Starts a redis-server of its own (the production broker; the embedded filesystem broker with
 ``--broker filesystem``), gunicorn serving the app (2 workers) and a Celery worker (concurrency
 2, with beat: the outbox relay) on a fresh SQLite database (``--db-url`` for PostgreSQL). One
-user signs up by POST /api/v1/users and opens N games of Mr. President (chalkboard, two
-candidates) whose every seat is a bot, by POST /api/v1/games and /start: all N games are in play
-at once, every round a sealed step of both bots resolved by the worker. It waits until all are
+user signs up by POST /api/v1/users and opens N games whose every seat is a bot, by POST
+/api/v1/games and /start: all N games are in play at once. Mr. President (chalkboard, two
+candidates; the default): every round a sealed step of both bots resolved by the worker. 1960
+(``--game tmotp``, GMT edition): about 260 decisions a game, most of them sequential (each
+answered by the bot's task in its own transaction), the Campaign Strategy and Debate steps
+sealed. It waits until all are
 finished (or ``--minutes`` run out) and prints:
 
 - throughput: games finished and orders applied per second;
@@ -42,8 +45,9 @@ from common import ROOT, free_port, percentile  # noqa: E402  (puts the reposito
 from order_throughput import serve  # noqa: E402
 from resolution_latency import configure, noop_round_trips  # noqa: E402
 
-OPTIONS = {"edition": "chalkboard", "players": 2}
-SEATS = ("p1", "p2")
+GAMES = {"mrpresident": ("Mr. President (chalkboard, 2 candidates)",
+                          {"edition": "chalkboard", "players": 2}, ("p1", "p2")),
+         "tmotp": ("1960 (GMT edition)", {"edition": "gmt"}, ("kennedy", "nixon"))}
 
 
 def start_worker(env: dict, folder: Path) -> subprocess.Popen:
@@ -71,15 +75,15 @@ def rss_kib(pid: int) -> int:
     return total
 
 
-def open_games(base: str, n: int, level: str) -> tuple[dict, list[int]]:
+def open_games(base: str, n: int, level: str, game: str) -> tuple[dict, list[int]]:
     r = requests.post(f"{base}/api/v1/users", json={"email": "load@bench.invalid"}, timeout=60)
     r.raise_for_status()
     auth = {"Authorization": f"Bearer {r.json()['token']}"}
     ids = []
     for _ in range(n):
         r = requests.post(f"{base}/api/v1/games", headers=auth, timeout=60, json={
-            "game_type": "mrpresident", "options": OPTIONS, "seats": {},
-            "bots": {seat: level for seat in SEATS}})
+            "game_type": game, "options": GAMES[game][1], "seats": {},
+            "bots": {seat: level for seat in GAMES[game][2]}})
         r.raise_for_status()
         ids.append(r.json()["game"]["id"])
     return auth, ids
@@ -123,7 +127,7 @@ def resolution_latencies(eng) -> list[float]:
     return out
 
 
-def asked_per_seat(eng, games: int) -> float:
+def asked_per_seat(eng, games: int, seats: int) -> float:
     from sqlalchemy import func
     from sqlmodel import Session, select
 
@@ -131,7 +135,7 @@ def asked_per_seat(eng, games: int) -> float:
     with Session(eng) as s:
         asked = s.exec(select(func.count()).select_from(OutboxMessage)
                        .where(OutboxMessage.kind == "bot_move")).one()
-    return asked / max(1, games * len(SEATS))
+    return asked / max(1, games * seats)
 
 
 def database_bytes(db_url: str, folder: Path, eng) -> int:
@@ -146,10 +150,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games at once (default 1000)")
     parser.add_argument("--level", default="random", help="the bots' level (default random)")
+    parser.add_argument("--game", default="mrpresident", choices=sorted(GAMES),
+                        help="the game (default mrpresident)")
     parser.add_argument("--broker", default="redis", choices=("redis", "filesystem"))
     parser.add_argument("--db-url", default=None, help="default: a fresh SQLite file")
     parser.add_argument("--minutes", type=float, default=60, help="give up after (default 60)")
     args = parser.parse_args(argv)
+    title, _, seats = GAMES[args.game]
     folder = Path(tempfile.mkdtemp(prefix="ws-bot-load-"))
     env, procs = configure(folder, args.broker if shutil.which("redis-server") else
                            "filesystem", args.db_url)
@@ -166,7 +173,7 @@ def main(argv=None) -> int:
     stop = threading.Event()
     try:
         pings = noop_round_trips(50)
-        auth, ids = open_games(base, args.games, args.level)
+        auth, ids = open_games(base, args.games, args.level, args.game)
         began = time.perf_counter()
 
         def sample() -> None:
@@ -175,7 +182,7 @@ def main(argv=None) -> int:
                 stop.wait(10)
         threading.Thread(target=sample, daemon=True).start()
         start_games(base, auth, ids)
-        print(f"{args.games} games of Mr. President (chalkboard, 2 {args.level} bots) started "
+        print(f"{args.games} games of {title}, 2 {args.level} bots, started "
               f"in {time.perf_counter() - began:.1f} s through the API; waiting", flush=True)
         deadline = began + args.minutes * 60
         done, logged = 0, 0
@@ -200,7 +207,7 @@ def main(argv=None) -> int:
         print(f"database: {size / 1e6:.1f} MB, {size / max(1, done) / 1e3:.1f} kB per finished "
               f"game")
         print(f"decisions a player would be asked (mails needing an answer) per seat per game: "
-              f"{asked_per_seat(eng, args.games):.1f}")
+              f"{asked_per_seat(eng, args.games, len(seats)):.1f}")
     finally:
         stop.set()
         for proc in reversed(procs):

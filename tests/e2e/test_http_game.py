@@ -108,6 +108,10 @@ GAMES = {
                          "seats": {"p1": "barry@example.org"}, "bots": {"p2": "strong"},
                          # after the first round the scorer leads alone: few steps are sealed
                          "min_orders": 5, "min_sealed": 1},
+    # 1960 against the strong bot: every Nixon decision is a worker's bot_move task.
+    "tmotp-solo": {"game_type": "tmotp", "options": {"edition": "gmt"},
+                   "seats": {"kennedy": "jack@example.org"}, "bots": {"nixon": "strong"},
+                   "min_orders": 50, "min_sealed": 1},
 }
 
 

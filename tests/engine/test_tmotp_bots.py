@@ -12,7 +12,7 @@ import random
 import pytest
 
 from engine import bots
-from engine.core import from_dict, new_game
+from engine.core import CHANCE, from_dict, new_game, sample_chance
 from engine.games.tmotp.bots import campaign_choice, greedy_action, play_score
 from engine.games.tmotp.determinize import Determinizer, Inconsistent
 from engine.games.tmotp.evaluate import lead, win_chance
@@ -66,7 +66,6 @@ def test_worlds_show_the_seat_exactly_its_view_and_deal_what_it_cannot_see(editi
 
 def test_the_cards_opposition_research_showed_stay_in_the_opponents_hand():
     state = new_game(GAME, seed=1, options={"edition": "gmt"})
-    from engine.core import CHANCE, sample_chance
     while state.active() == [CHANCE]:
         state.apply(CHANCE, sample_chance(state))
     hand = sorted(state.s["hands"]["kennedy"])
@@ -148,7 +147,6 @@ def test_every_level_plays_whole_games_with_the_optional_rules(edition):
 
 def _world_at(step, seed=0, edition="gmt"):
     """A game of greedy bots played to the first decision at ``step``; the state and its seat."""
-    from engine.core import CHANCE, sample_chance
     state = new_game(GAME, seed=seed, options={"edition": edition})
     rng = random.Random(seed)
     while state.active():
