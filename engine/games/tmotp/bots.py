@@ -221,7 +221,9 @@ def _candidates(g, seat, legal, rng) -> list:
 
 
 def _over(g, seat, start) -> bool:
-    """A playout stops at the seat's next Activity play, a new turn, or the Debates' end."""
+    """A playout stops at the seat's next Activity play in a later phase (after a trigger
+    decision, the one after its next play when the opponent led the phase), a new turn, or the
+    Debates' end."""
     if not g.s["stack"]:
         return True
     if g.s["turn"] != start["turn"]:
@@ -233,8 +235,8 @@ def _over(g, seat, start) -> bool:
 
 
 class StrongBot:
-    """Monte Carlo search over the Activity Phase plays (the rule of thumb's ten best and the
-    events), the trigger decision and the Debate cards: each candidate is played in the same
+    """Monte Carlo search over the Activity Phase plays (the rule of thumb's ten best and up to
+    three events besides), the trigger decision and the Debate cards: each candidate is played in the same
     ``iterations // candidates`` worlds (at least two) consistent with the view, the game played
     on by the greedy bot on both sides to the seat's next play (or the turn's end, or the
     Debates' end), and the board judged by evaluate.win_chance; the best average wins. Every
