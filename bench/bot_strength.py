@@ -105,7 +105,7 @@ def main(argv=None) -> int:
             if args.only not in name:
                 continue
             budget = {} if args.iterations is None else {"iterations": args.iterations}
-            if args.noise is not None:
+            if args.noise is not None and game_id == "mrpresident":    # its bot's model of others
                 budget["noise"] = args.noise
             jobs = [(game_id, options, seed, hero, opponent, budget)
                     for seed in range(args.games or games)]

@@ -13,10 +13,10 @@ import pytest
 
 from engine import bots
 from engine.core import CHANCE, from_dict, new_game, sample_chance
-from engine.games.tmotp.bots import campaign_choice, greedy_action, play_score
+from engine.games.tmotp.bots import campaign_choice, play_score
 from engine.games.tmotp.determinize import Determinizer, Inconsistent
 from engine.games.tmotp.evaluate import lead, win_chance
-from tests.engine.test_leak import change_strategy, redeal_hidden, sample_positions
+from tests.engine.test_leak import change_strategy, redeal_hidden, sample_positions, walk
 
 GAME = "tmotp"
 EDITIONS = ("gmt", "zman")
@@ -146,17 +146,11 @@ def test_every_level_plays_whole_games_with_the_optional_rules(edition):
 
 
 def _world_at(step, seed=0, edition="gmt"):
-    """A game of greedy bots played to the first decision at ``step``; the state and its seat."""
-    state = new_game(GAME, seed=seed, options={"edition": edition})
-    rng = random.Random(seed)
-    while state.active():
+    """A random game played to the first decision at ``step``; the state and its seat."""
+    for state in walk(edition, seed):
         active = state.active()
-        if active == [CHANCE]:
-            state.apply(CHANCE, sample_chance(state))
-            continue
-        if state.top["step"] == step:
+        if active and active != [CHANCE] and state.top["step"] == step:
             return state, active[0]
-        state.apply(active[0], greedy_action(state, active[0], rng))
     raise AssertionError(f"no {step} step")
 
 

@@ -24,7 +24,7 @@ import random
 
 from engine.core.protocol import CHANCE
 
-from .campaign_points import _travel
+from .campaign_points import travel_price
 from .data import CARDS, STATES, other, sign
 from .determinize import Determinizer
 from .effects import support_check_needed
@@ -33,6 +33,7 @@ from .state import TmotpState
 
 MOST_TRIED = 24         # the one-step look tries at most this many choices (a random sample)
 SETTLE = 40             # chance draws played out after a choice before it is judged
+MODE_COST = {"campaign": 0.0, "advertise": 1.0, "position": 0.8}   # the rule of thumb's CP preference
 
 
 def copy_world(g) -> TmotpState:
@@ -41,13 +42,19 @@ def copy_world(g) -> TmotpState:
     return w
 
 
+def draw_chance(g, rng) -> None:
+    """Play the pending chance step with an outcome drawn from ``rng`` (the world's, not the
+    game's seed: a world's future is a guess)."""
+    actions, weights = g.chance_weights()
+    g._do(CHANCE, rng.choices(actions, weights)[0])
+
+
 def settle(g, rng) -> None:
     """Draw the chance steps that follow a choice (support checks, deals), a bounded number."""
     for _ in range(SETTLE):
         if g.active() != [CHANCE]:
             return
-        actions, weights = g.chance_weights()
-        g._do(CHANCE, rng.choices(actions, weights)[0])
+        draw_chance(g, rng)
 
 
 def one_step(g, seat, actions, rng) -> str:
@@ -77,12 +84,12 @@ def play_score(g, seat, action) -> float:
     if words[0] == "vp":
         return -5.0
     if words[1] == "candidate":
-        return 4.0 - {"campaign": 0.0, "advertise": 1.0, "position": 0.8}[words[2]]
+        return 4.0 - MODE_COST[words[2]]
     card = CARDS[int(words[1])]
     cp, icon, mode = card["cp"], card["icon"], words[2]
     if mode == "event":
         return cp + 1.0 if icon == seat else -10.0
-    score = cp - {"campaign": 0.0, "advertise": 1.0, "position": 0.8}[mode]
+    score = cp - MODE_COST[mode]
     if len(words) == 4:         # preempting costs two momentum markers
         return score - 4.0
     return score - 1.5 if icon == other(seat) else score
@@ -101,16 +108,17 @@ def campaign_choice(g, seat, legal) -> str:
         if words[0] != "campaign":
             continue
         st, n = words[1], int(words[2])
+        travel = travel_price(g, seat, st)
         checks = support_check_needed(g, seat, st)
-        if n != (min(3, g.top["cp"] - _travel(g, seat, st)) if checks else 1):
+        if n != (min(3, g.top["cp"] - travel) if checks else 1):
             continue
         m = s["support"][st] * sign(seat)
         gained = n * odds if checks else n
         ev = STATES[st]["ev"]
-        score = (state_worth(ev, m + gained, k) - state_worth(ev, m, k)) / (n + _travel(g, seat, st))
+        score = (state_worth(ev, m + gained, k) - state_worth(ev, m, k)) / (n + travel)
         if score > best_score:
             best, best_score = a, score
-    return best if best in legal else legal[0]
+    return best         # "done" is always legal while Campaigning
 
 
 def support_choice(g, seat, legal) -> str | None:
@@ -236,8 +244,8 @@ def _over(g, seat, start) -> bool:
 
 class StrongBot:
     """Monte Carlo search over the Activity Phase plays (the rule of thumb's ten best and up to
-    three events besides), the trigger decision and the Debate cards: each candidate is played in the same
-    ``iterations // candidates`` worlds (at least two) consistent with the view, the game played
+    three events besides), the trigger decision and the Debate cards: each candidate is played
+    in the same ``iterations // candidates`` worlds (at least two) consistent with the view, the game played
     on by the greedy bot on both sides to the seat's next play (or the turn's end, or the
     Debates' end), and the board judged by evaluate.win_chance; the best average wins. Every
     other decision is the greedy bot's."""
@@ -277,8 +285,7 @@ class StrongBot:
                 break
             active = g.active()
             if active == [CHANCE]:
-                actions, weights = g.chance_weights()
-                g._do(CHANCE, rng.choices(actions, weights)[0])
+                draw_chance(g, rng)
                 continue
             for x in active:
                 g._do(x, greedy_action(g, x, rng))

@@ -26,7 +26,8 @@ def start_cp_action(g, seat: str, cid, mode: str, preempt: bool, then="after_cp_
 
 # --- B1 Campaigning in States ----------------------------------------------------------------
 
-def _travel(g, seat, dest) -> int:
+def travel_price(g, seat, dest) -> int:
+    """The CP the candidate pays to travel to ``dest`` now (none with free travel)."""
     return 0 if free_travel(g, seat) else travel_cost(g.s["tokens"][seat], dest)
 
 
@@ -38,7 +39,7 @@ class Campaigning(Step):
         out = ["done"]
         token_zone = STATES[g.s["tokens"][seat]]["zone"]
         for st, info in STATES.items():
-            avail = f["cp"] - _travel(g, seat, st)
+            avail = f["cp"] - travel_price(g, seat, st)
             if avail < 0:
                 continue
             if info["zone"] != token_zone and avail >= 0 and not f.get("moved_free"):
@@ -56,7 +57,7 @@ class Campaigning(Step):
             g.end()
             return
         st = words[1]
-        f["cp"] -= _travel(g, seat, st)
+        f["cp"] -= travel_price(g, seat, st)
         g.s["tokens"][seat] = st
         # Free travel (Ken-Air, Advance Men): no second move before campaigning again (it would
         # add nothing, and moves costing nothing must not go on forever).

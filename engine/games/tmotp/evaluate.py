@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from .board import leader
-from .data import ISSUES, REGIONS, STATES, sign
+from .data import ISSUES, REGIONS, STATES, other, sign
 
 TRACK = (6.0, 4.0, 2.0)         # leading the first, second and third issue on the track
 SCALE = 40.0                    # electoral votes of lead that make a win three times likelier
@@ -58,7 +58,7 @@ def lead(s: dict, me: str) -> float:
         total += 3.0 * v
         if v and issue in track:
             total += TRACK[track.index(issue)] * (1 if v > 0 else -1)
-    opp = "nixon" if me == "kennedy" else "kennedy"
+    opp = other(me)
     total += 6.0 * (s["momentum"][me] - s["momentum"][opp])
     total += 1.5 * (s["bag"][me] - s["bag"][opp]) + 1.2 * (s["rest"][me] - s["rest"][opp])
     total += 5.0 * (s["exhausted"][opp] - s["exhausted"][me])
