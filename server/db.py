@@ -57,12 +57,40 @@ def _serialize_sqlite_writers(engine: Engine) -> None:
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
+_READING = "whistlestop.reading"
+
+
 def reading(session: Session) -> Session:
     """Mark the session's next transaction as read-only work: on SQLite it begins DEFERRED, so
     it does not hold the write lock (every other transaction takes it at BEGIN). Call it first,
     before the session runs a query; PostgreSQL ignores it. Returns the session."""
     session.connection(execution_options={"sqlite_begin": "DEFERRED"})
+    session.info[_READING] = session.get_transaction()
     return session
+
+
+def end_reading(session: Session) -> None:
+    """End the read-only transaction begun by ``reading``, if it is the session's open one,
+    keeping the objects it loaded (they are not expired): the next statement begins a write
+    transaction (IMMEDIATE on SQLite). Otherwise do nothing.
+
+    This is optimistic concurrency: work done between the read and the writes (an order's
+    rules) holds no lock, so the writes must check that what was read still holds, as the
+    order service's compare-and-set on the game's step does."""
+    began = session.info.pop(_READING, None)
+    if began is None or began is not session.get_transaction():
+        return
+    expire, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expire
+
+
+def read_connection():
+    """A Core connection for read-only work (use as a context manager): on SQLite its
+    transaction begins DEFERRED, like ``reading``."""
+    return get_engine().connect().execution_options(sqlite_begin="DEFERRED")
 
 
 def init_app(app: Flask) -> None:

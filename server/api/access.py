@@ -27,7 +27,7 @@ def playing(session: Session, game_id: int, user: User, asked: str | None = None
     game = session.get(Game, game_id)
     if game is None:
         raise not_found()
-    seats = lobby.seat_rows(session, game_id)
+    seats = lobby.seat_holders(session, game_id)
     if not lobby.may_see(session, game, user, seats):
         raise not_found()
     mine = next((row.seat for row in seats if row.user_id == user.id), None)

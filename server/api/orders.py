@@ -74,6 +74,8 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
             idempotency.record(session, claim, answer["status"], answer["body"])
 
     with db.session() as session:
+        # Read and apply the rules without the write lock; the order's writes take it.
+        db.reading(session)
         game, seat = access.playing(session, game_id, user, asked_seat)
         try:
             games.submit_order(session, game_id, seat, step, actions,

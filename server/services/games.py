@@ -16,12 +16,13 @@ from typing import Callable
 import engine.core as engine
 from engine.core import CHANCE, ActionError, IllegalAction, MalformedAction
 from engine.core.messages import plain
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from datetime import datetime, timedelta
 
+from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.services import outbox
 from server.services.standing import Standing
@@ -57,8 +58,11 @@ def sha256_hex(text: str) -> str:
 
 
 # --- engine helpers -----------------------------------------------------------------------
-def _load(game: Game):
-    return engine.from_dict(game.state)
+def _load(game: Game, copy: bool = True):
+    """The game's engine state. ``copy=False`` hands the loaded dict to the engine, which
+    changes it as it plays: for an order that saves the state it produces (the game's
+    ``state`` is then set to it, or the transaction rolls back and expires it)."""
+    return engine.from_dict(game.state, copy=copy)
 
 
 def _forced(state, seat) -> bool:
@@ -117,12 +121,12 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     """
     log = state.s["log"]
     if len(log) > old_log_len:  # one executemany, without the ORM's unit of work
-        session.execute(insert(LogEntry), [
+        session.connection().execute(_LOG_INSERT, [
             {"game_id": game.id, "seq": seq, "seat": log[seq][0], "action": log[seq][1],
              "is_chance": log[seq][0] == CHANCE} for seq in range(old_log_len, len(log))])
     active = state.active()
     if not active:
-        session.add(OutboxMessage(kind="game_over", payload={"game_id": game.id}))
+        outbox.write(session, "game_over", {"game_id": game.id})
         return
     for seat in active:
         if _simultaneous(active) and _forced(state, seat):
@@ -132,13 +136,12 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
         elif seat in (game.bots or {}):
             # A bot's seat is asked by a task (server/services/bots.py), its own next decision
             # too: nobody else will ask it.
-            session.add(OutboxMessage(kind="bot_move", payload={
-                "game_id": game.id, "seat": seat, "step": new_step,
-                "delay": game.bot_delay_seconds}))
+            outbox.write(session, "bot_move", {"game_id": game.id, "seat": seat,
+                                               "step": new_step,
+                                               "delay": game.bot_delay_seconds})
         elif seat != actor or _simultaneous(active):
-            session.add(OutboxMessage(kind="your_decision",
-                                      payload={"game_id": game.id, "seat": seat,
-                                               "step": new_step}))
+            outbox.write(session, "your_decision", {"game_id": game.id, "seat": seat,
+                                                    "step": new_step})
 
 
 def deadline_values(game: Game, now: datetime) -> dict:
@@ -164,6 +167,15 @@ def next_alarm(game: Game, deadline: datetime, sent: int) -> datetime:
     return times[sent] if sent < len(times) else deadline
 
 
+_GAME = Game.__table__
+# Built once: every order runs them. The SET clause of the update is the values it is given.
+_COMPARE_AND_SET = _GAME.update().where(_GAME.c.id == bindparam("match_id"),
+                                        _GAME.c.step == bindparam("match_step"),
+                                        _GAME.c.status.in_(("open", "active")))
+_LOG_INSERT = LogEntry.__table__.insert()
+_ORDER_INSERT = Order.__table__.insert()
+
+
 def _compare_and_set(session: Session, game: Game, step: int, state,
                      now: datetime | None = None) -> int:
     """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise.
@@ -176,12 +188,10 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
         outcome = state.outcome()
         values.update(status="finished", finished_at=now, deadline_at=None, alarm_at=None,
                       result=outcome.to_dict() if outcome else None)
-    # synchronize_session=False: the Game object in the session is not refreshed in place
-    # (callers use the returned step; an ORM-evaluated update costs more than the write).
-    result = session.execute(update(Game).where(Game.id == game.id, Game.step == step,
-                                                Game.status.in_(("open", "active")))
-                             .values(**values)
-                             .execution_options(synchronize_session=False))
+    # A Core statement built once, not an ORM update: the session's Game is brought up to
+    # date below, without another write or read.
+    result = session.connection().execute(_COMPARE_AND_SET,
+                                          {"match_id": game.id, "match_step": step, **values})
     if result.rowcount != 1:
         session.rollback()
         current = session.get(Game, game.id)
@@ -297,7 +307,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         raise StaleStep(game.step, _prompt(game, seat))
     if not actions:
         raise MalformedAction(plain("An order needs at least one action."))
-    state = _load(game)
+    state = _load(game, copy=False)
     active = state.active()
     if _simultaneous(active) and seat in active:
         return _seal(session, game, state, seat, actions, before_commit)
@@ -335,14 +345,17 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
                 break
             result.applied.append(str(state.apply(seat, text)))
     _advance(state, standing=standing)
+    # A caller that read the game in a read-only transaction (db.reading: the API, links)
+    # has applied the rules without holding a lock; the writes take it now.
+    db.end_reading(session)
     # The compare-and-set comes first: it takes the game's row lock (or raises StaleStep), so
     # of two racing orders for this step only the winner inserts its order row (inserted
     # first, the loser's row would fail on the unique (game, step, seat) with IntegrityError).
     result.step = _compare_and_set(session, game, step, state, now)
     now = utcnow()
-    session.execute(insert(Order).values(game_id=game.id, step=step, seat=seat,
-                                         actions=result.applied, status="applied",
-                                         created_at=now, updated_at=now))
+    session.connection().execute(_ORDER_INSERT, {
+        "game_id": game.id, "step": step, "seat": seat, "actions": result.applied,
+        "status": "applied", "created_at": now, "updated_at": now})
     standing.record(step)
     _write_progress(session, game, state, old_len, result.step, actor=seat)
     result.state = state
@@ -357,6 +370,7 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
         raise MalformedAction(plain("A simultaneous step takes exactly one action from each "
                                     "seat."))
     canonical = str(state.parse(seat, actions[0]))
+    db.end_reading(session)
     # Touch the game row on its step first: it takes the row lock (PostgreSQL; SQLite's write
     # lock is taken at BEGIN), so sealing and resolving one step are serialized, and an order
     # for a step that has just resolved is refused rather than lost.
@@ -381,8 +395,7 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
     all_committed = set(state.active()) <= committed
     if all_committed:
         # The resolution is a follow-up task: written in this transaction, published after it.
-        session.add(OutboxMessage(kind="resolve_step",
-                                  payload={"game_id": game.id, "step": game.step}))
+        outbox.write(session, "resolve_step", {"game_id": game.id, "step": game.step})
     result = OrderResult(step=game.step, sealed=True, all_committed=all_committed,
                          applied=[canonical], state=state)
     if before_commit is not None:
@@ -428,7 +441,7 @@ def _resolve(session: Session, game_id: int, step: int, message_id: int | None) 
         if game.step != step or game.status != "active":
             session.rollback()
             return False
-        state = _load(game)
+        state = _load(game, copy=False)
         active = state.active()
         orders = {o.seat: o for o in session.exec(
             select(Order).where(Order.game_id == game_id, Order.step == step,
@@ -446,8 +459,7 @@ def _resolve(session: Session, game_id: int, step: int, message_id: int | None) 
         except StaleStep:
             return False
         standing.record(step)
-        session.add(OutboxMessage(kind="step_resolved", payload={"game_id": game_id,
-                                                                 "step": step}))
+        outbox.write(session, "step_resolved", {"game_id": game_id, "step": step})
         for order in orders.values():
             order.status, order.updated_at = "applied", utcnow()
             session.add(order)

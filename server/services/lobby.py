@@ -11,7 +11,8 @@ import secrets
 
 import engine.core as engine
 from engine import bots as engine_bots
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
+from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
 from server.catalogue import N_
@@ -166,6 +167,17 @@ def _game(session: Session, game_id: int) -> Game:
 
 def seat_rows(session: Session, game_id: int) -> list[Seat]:
     return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.id)))
+
+
+_SEAT = Seat.__table__
+_SEAT_HOLDERS = (core_select(_SEAT.c.seat, _SEAT.c.user_id, _SEAT.c.invite_email)
+                 .where(_SEAT.c.game_id == bindparam("game_id")).order_by(_SEAT.c.id))
+
+
+def seat_holders(session: Session, game_id: int) -> list:
+    """The game's seats as rows of (seat, user_id, invite_email), read with one Core
+    statement built once: every order reads them to check its sender."""
+    return list(session.connection().execute(_SEAT_HOLDERS, {"game_id": game_id}))
 
 
 def seat_of(session: Session, game_id: int, user_id: int) -> str | None:

@@ -76,6 +76,20 @@ def _forget_rolled_back(session) -> None:
     session.info.pop(_FLUSHED, None)
 
 
+_OUTBOX_INSERT = OutboxMessage.__table__.insert()  # built once: most orders write a row
+
+
+def write(session: Session, kind: str, payload: dict) -> int:
+    """Add an outbox row in the session's transaction with one Core INSERT (no unit of work)
+    and return its id; it is sent by ``publish_written`` once the transaction commits, like a
+    row added with ``session.add``."""
+    result = session.connection().execute(_OUTBOX_INSERT, {
+        "kind": kind, "payload": payload, "created_at": utcnow(), "attempts": 0})
+    row_id = result.inserted_primary_key[0]
+    session.info.setdefault(_FLUSHED, []).append(Written(row_id, kind, dict(payload)))
+    return row_id
+
+
 def _queue() -> "weakref.WeakKeyDictionary[Engine, list[Written]]":
     # Weak keys: an engine that is gone (a test's, a disposed one) takes its rows with it.
     if not hasattr(_committed, "rows"):
