@@ -5,7 +5,9 @@ A one-route Flask app (no SQLAlchemy, no engine, no schemas) that answers ``POST
 user, the game row with its cached state, the seat, the order row, the new log rows, the game row
 saved with its step bumped by compare-and-set, one outbox row, one commit; and a JSON answer of
 the same shape. It applies no rules, so it is what the request costs without the engine and the
-ORM. Served by gunicorn exactly like the real app. Database: BENCH_SQLITE_PATH.
+ORM. Served by gunicorn exactly like the real app. Database: BENCH_SQLITE_PATH. It reads and
+writes the JSON with orjson, as the real app's database engine does (server/db.py), so the
+limit is not slowed by a codec the real app does not use.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import sqlite3
 from datetime import datetime, timezone
 
+import orjson
 from flask import Flask, jsonify, request
 
 app = Flask(__name__)
@@ -49,7 +52,7 @@ def order(game_id: int):
         seat = db.execute("SELECT seat FROM seat WHERE game_id = ? AND user_id = ?",
                           (game_id, user[0])).fetchone()[0]
         step = game[1]
-        state = json.loads(game[3])  # the cached state, read and written back as the real app does
+        state = orjson.loads(game[3])  # the cached state, read and written back as the real app does
         log = state["log"]
         new_entries = [[seat, a] for a in order["actions"]]
         db.execute("INSERT INTO \"order\" (game_id, step, seat, actions, status, created_at, "
@@ -61,7 +64,7 @@ def order(game_id: int):
         log.extend(new_entries)
         done = db.execute("UPDATE game SET step = ?, state = ?, updated_at = ? "
                           "WHERE id = ? AND step = ?",
-                          (step + 1, json.dumps(state), now, game_id, step)).rowcount
+                          (step + 1, orjson.dumps(state).decode(), now, game_id, step)).rowcount
         db.execute("INSERT INTO outboxmessage (kind, payload, created_at, attempts) "
                    "VALUES ('your_decision', ?, ?, 0)",
                    (json.dumps({"game_id": game_id, "seat": seat, "step": step + 1}), now))

@@ -4,6 +4,7 @@ they may see but not do."""
 from __future__ import annotations
 
 from engine.core import CHANCE
+from sqlalchemy import bindparam, select
 from sqlmodel import Session
 
 from server.api.problems import Problem, not_found
@@ -19,12 +20,16 @@ def visible_game(session: Session, game_id: int, user: User | None) -> Game:
     return game
 
 
+# Built once, for every order (``session.get`` builds its query at each call).
+_GAME_BY_ID = select(Game).where(Game.id == bindparam("game_id"))
+
+
 def playing(session: Session, game_id: int, user: User, asked: str | None = None
             ) -> tuple[Game, str]:
     """The game and the caller's seat in it, from one read of its seats: 404 as
     ``visible_game`` for a game the caller may not see, 403 if they have no seat in it (or name
     somebody else's)."""
-    game = session.get(Game, game_id)
+    game = session.execute(_GAME_BY_ID, {"game_id": game_id}).scalar_one_or_none()
     if game is None:
         raise not_found()
     seats = lobby.seat_holders(session, game_id)

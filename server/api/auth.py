@@ -51,8 +51,8 @@ def current_user(required: bool = True) -> User | None:
                                 "POST /api/v1/users signs up and returns one.")
         g.user = None
         return None
-    with db.read_connection() as connection:  # no write lock needed to read a token
-        user, last_used = users.token_owner(connection, token)
+    # No write lock needed to read a token; an order goes on reading in this transaction.
+    user, last_used = users.token_owner(db.request_session(), token)
     if user is None:
         raise _unauthorized("The API token is not valid (unknown or revoked).", invalid=True)
     g.user, g.token, g.token_last_used = user, token, last_used

@@ -73,9 +73,9 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
         if claim is not None:
             idempotency.record(session, claim, answer["status"], answer["body"])
 
-    with db.session() as session:
-        # Read and apply the rules without the write lock; the order's writes take it.
-        db.reading(session)
+    # The token check's read-only transaction goes on: read and apply the rules without the
+    # write lock; the order's writes take it (games.submit_order).
+    with db.request_session() as session:
         game, seat = access.playing(session, game_id, user, asked_seat)
         try:
             games.submit_order(session, game_id, seat, step, actions,
@@ -116,7 +116,8 @@ def _answer(session: Session, game: Game, seat: str, result: OrderResult) -> tup
         return 202, _SEALED_SCHEMA.dump({
             "sealed": True, "your_order": result.applied,
             "all_committed": result.all_committed, "step": result.step})
-    decision = present.decision_body(session, game, seat, result.state)
+    # Dumped once, by the answer's nested schema (present.decision_body would dump it twice).
+    decision = {"seat": seat, **games.decision_for(session, game, seat, result.state)}
     stopped = result.stopped_at is not None
     return 200, _APPLIED_SCHEMA.dump({
         "applied": result.applied, "stopped_at": result.stopped_at, "reason": result.reason,

@@ -16,7 +16,7 @@ from typing import Callable
 import engine.core as engine
 from engine.core import CHANCE, ActionError, IllegalAction, MalformedAction
 from engine.core.messages import plain
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, or_, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -169,9 +169,11 @@ def next_alarm(game: Game, deadline: datetime, sent: int) -> datetime:
 
 _GAME = Game.__table__
 # Built once: every order runs them. The SET clause of the update is the values it is given.
+# (Two comparisons rather than IN: an IN list is expanded again at every execution.)
 _COMPARE_AND_SET = _GAME.update().where(_GAME.c.id == bindparam("match_id"),
                                         _GAME.c.step == bindparam("match_step"),
-                                        _GAME.c.status.in_(("open", "active")))
+                                        or_(_GAME.c.status == "open",
+                                            _GAME.c.status == "active"))
 _LOG_INSERT = LogEntry.__table__.insert()
 _ORDER_INSERT = Order.__table__.insert()
 

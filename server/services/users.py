@@ -7,9 +7,6 @@ import secrets
 from datetime import datetime
 
 from sqlalchemy import bindparam
-from sqlalchemy import select as core_select
-from sqlalchemy.engine import Connection
-from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, select
 
 from server.models import ApiToken, User, aware, utcnow
@@ -66,30 +63,24 @@ def issue_token(session: Session, user_id: int) -> str:
     return token
 
 
-_USER, _TOKEN = User.__table__, ApiToken.__table__
-# Every API request reads its token: one Core statement, built once (the ORM's query and
-# object loading cost three times as much as the read itself).
-_TOKEN_OWNER = (core_select(_USER, _TOKEN.c.last_used_at.label("token_last_used_at"))
-                .join(_TOKEN, _TOKEN.c.user_id == _USER.c.id)
-                .where(_TOKEN.c.token_hash == bindparam("token_hash")))
+# Every API request reads its token: one statement, built once.
+_TOKEN_OWNER = (select(User, ApiToken.last_used_at).join(ApiToken, ApiToken.user_id == User.id)
+                .where(ApiToken.token_hash == bindparam("token_hash")))
 
 
 def user_for_token(session: Session, token: str) -> User | None:
     """The user a token belongs to, or None; compares hashes only."""
-    return token_owner(session.connection(), token)[0]
+    return token_owner(session, token)[0]
 
 
-def token_owner(connection: Connection, token: str) -> tuple[User | None, datetime | None]:
-    """The token's user, detached (in no session), and when the token was last recorded as
+def token_owner(session: Session, token: str) -> tuple[User | None, datetime | None]:
+    """The token's user, detached from the session, and when the token was last recorded as
     used; one query."""
-    row = connection.execute(_TOKEN_OWNER, {"token_hash": sha256_hex(token)}).first()
+    row = session.execute(_TOKEN_OWNER, {"token_hash": sha256_hex(token)}).first()
     if row is None:
         return None, None
-    values = row._asdict()
-    last_used = values.pop("token_last_used_at")
-    user = User(**values)
-    make_transient_to_detached(user)  # as if loaded and expunged: never inserted again
-    return user, last_used
+    session.expunge(row[0])  # the caller keeps it past the session's commits and close
+    return row[0], row[1]
 
 
 def use_is_stale(last_used_at: datetime | None, every_seconds: float = 3600) -> bool:
