@@ -2,8 +2,8 @@
 
 Run from the repository root:  python bench/order_throughput.py [--games N] [--clients K] [--rounds R]
 
-Both servers are gunicorn with the same settings (2 sync workers) on a SQLite file migrated by
-Alembic, with the same games. The real one is ``server.app:create_app()``: token check, engine
+Both servers are gunicorn with the same settings (2 sync workers and the production settings'
+worker hook, bench/gunicorn_bench.py) on a SQLite file migrated by Alembic, with the same games. The real one is ``server.app:create_app()``: token check, engine
 validation (``legal_actions``), apply, forced choices and chance, state cache, log, outbox,
 publish. The limit is ``bench/raw_orders_app.py``: the same reads and writes with ``sqlite3``
 and no engine or framework. The orders are worked out beforehand with the engine (chance is a
@@ -84,7 +84,8 @@ def setup(folder: Path, games: int) -> tuple[str, list[dict]]:
 def serve(app: str, port: int, env: dict, log: Path) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}",
-         "--control-socket", str(log.with_suffix(".ctl")), app],
+         "--control-socket", str(log.with_suffix(".ctl")), "-c", "python:bench.gunicorn_bench",
+         app],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     deadline = time.time() + 60
     while time.time() < deadline:

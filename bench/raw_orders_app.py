@@ -7,7 +7,8 @@ saved with its step bumped by compare-and-set, one outbox row, one commit; and a
 the same shape. It applies no rules, so it is what the request costs without the engine and the
 ORM. Served by gunicorn exactly like the real app. Database: BENCH_SQLITE_PATH. It reads and
 writes the JSON with orjson, as the real app's database engine does (server/db.py), so the
-limit is not slowed by a codec the real app does not use.
+limit is not slowed by a codec the real app does not use; and it waits for SQLite's write lock as
+the real app does.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from datetime import datetime, timezone
 
 import orjson
 from flask import Flask, jsonify, request
+
+from server.db import begin_immediate
 
 app = Flask(__name__)
 _conn: sqlite3.Connection | None = None
@@ -42,7 +45,8 @@ def order(game_id: int):
     token = request.headers.get("Authorization", "").removeprefix("Bearer ")
     now = datetime.now(timezone.utc).isoformat()
     db = _db()
-    db.execute("BEGIN IMMEDIATE")
+    if not begin_immediate(db):  # the real app's wait for the write lock (server/db.py)
+        db.execute("BEGIN IMMEDIATE")
     try:
         user = db.execute("SELECT u.id, u.email FROM apitoken t JOIN user u ON u.id = t.user_id "
                           "WHERE t.token_hash = ?",
