@@ -1,9 +1,12 @@
-"""What the bench scripts share: the repository on sys.path, a free port, percentiles."""
+"""What the bench scripts share: the repository on sys.path, a free port, percentiles, a Redis
+server of their own."""
 
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,3 +29,18 @@ def percentile(values, q: float) -> float:
     lo = int(pos)
     hi = min(lo + 1, len(xs) - 1)
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def start_redis(folder: Path) -> tuple[subprocess.Popen, int]:
+    """A redis-server without persistence on a free port (the production broker); (process, port)."""
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                             "--save", "", "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc, port
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("redis-server did not start")

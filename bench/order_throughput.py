@@ -1,15 +1,18 @@
 """Order submissions per second through gunicorn, against the same request with the raw driver.
 
-Run from the repository root:  python bench/order_throughput.py [--games N] [--clients K] [--rounds R]
+Run from the repository root:
+    python bench/order_throughput.py [--games N] [--clients K] [--rounds R] [--broker B]
 
 Both servers are gunicorn with the same settings (2 sync workers and the production settings'
-worker hook, bench/gunicorn_bench.py) on a SQLite file migrated by Alembic, with the same games. The real one is ``server.app:create_app()``: token check, engine
-validation (``legal_actions``), apply, forced choices and chance, state cache, log, outbox,
-publish. The limit is ``bench/raw_orders_app.py``: the same reads and writes with ``sqlite3``
-and no engine or framework. The orders are worked out beforehand with the engine (chance is a
-function of the seed and the log position, so the server will draw the same), so the timed loop
-is nothing but order POSTs, K client threads each playing its own games from the start to the
-first simultaneous step, after one untimed game per thread to warm the servers up.
+worker hook, bench/gunicorn_bench.py) on a SQLite file migrated by Alembic, with the same games.
+The real one is ``server.app:create_app()``: token check, engine validation (``legal_actions``),
+apply, forced choices and chance, state cache, log, outbox, publish (to a redis-server of the
+bench's own, the production broker, when one is installed; ``--broker filesystem`` for the
+embedded transport). The limit is ``bench/raw_orders_app.py``: the same reads and writes with
+``sqlite3`` and no engine or framework. The orders are worked out beforehand with the engine
+(chance is a function of the seed and the log position, so the server will draw the same), so
+the timed loop is nothing but order POSTs, K client threads each playing its own games from the
+start to the first simultaneous step, after one untimed game per thread to warm the servers up.
 
 This machine's speed drifts from minute to minute, so the two are measured in R rounds, each on
 a fresh copy of the same database, the limit first in odd rounds and the real app first in even
@@ -34,7 +37,7 @@ import threading
 import time
 from pathlib import Path
 
-from common import ROOT, free_port  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, free_port, start_redis  # noqa: E402  (puts the repository on sys.path)
 
 import engine.core as engine  # noqa: E402
 from sqlmodel import Session  # noqa: E402
@@ -145,7 +148,8 @@ def run_clients(port: int, games: list[dict], clients: int) -> tuple[int, float,
     return sum(counts), time.perf_counter() - began, errors
 
 
-def measure(label: str, app: str, template: Path, plans: list[dict], clients: int) -> float:
+def measure(label: str, app: str, template: Path, plans: list[dict], clients: int,
+            broker: str) -> float:
     """Serve a fresh copy of the ``template`` database with ``app`` and play ``plans``."""
     folder = Path(tempfile.mkdtemp(prefix=f"ws-bench-{label}-"))
     try:
@@ -153,7 +157,7 @@ def measure(label: str, app: str, template: Path, plans: list[dict], clients: in
         url = f"sqlite:///{folder / 'bench.db'}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("WHISTLESTOP_")}
         env.update(WHISTLESTOP_VAR_DIR=str(folder / "var"), WHISTLESTOP_DATABASE_URL=url,
-                   WHISTLESTOP_BROKER_URL="filesystem://", BENCH_SQLITE_PATH=str(folder / "bench.db"),
+                   WHISTLESTOP_BROKER_URL=broker, BENCH_SQLITE_PATH=str(folder / "bench.db"),
                    WHISTLESTOP_RESULT_BACKEND="", PYTHONPATH=os.environ.get("BENCH_PYTHONPATH", str(ROOT)))
         port = free_port()
         server = serve(app, port, env, folder / "gunicorn.log")
@@ -178,24 +182,38 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games per server (default 40)")
     parser.add_argument("--clients", type=int, default=4, help="client threads (default 4)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--broker", choices=("redis", "filesystem"),
+                        default="redis" if shutil.which("redis-server") else "filesystem",
+                        help="where the real app publishes: a redis-server of the bench's own "
+                             "(the production broker; the default when installed) or the "
+                             "embedded filesystem:// transport")
     args = parser.parse_args(argv)
-    print(f"Order submissions through gunicorn (2 workers), SQLite, {args.games} games to their "
-          f"first simultaneous step, {args.clients} client threads, {args.rounds} rounds")
+    print(f"Order submissions through gunicorn (2 workers), SQLite, broker {args.broker}, "
+          f"{args.games} games to their first simultaneous step, {args.clients} client threads, "
+          f"{args.rounds} rounds")
     folder = Path(tempfile.mkdtemp(prefix="ws-bench-template-"))
+    redis = None
     try:
+        broker = "filesystem://"
+        if args.broker == "redis":
+            redis, port = start_redis(folder)
+            broker = f"redis://127.0.0.1:{port}/0"
         url, plans = setup(folder, args.games)
         template = Path(url.removeprefix("sqlite:///"))
         ratios, rates = [], {"limit": [], "real": []}
         for r in range(1, args.rounds + 1):
             print(f"  round {r}")
             order = ("limit", "real") if r % 2 else ("real", "limit")
-            got = {label: measure(label, APPS[label], template, plans, args.clients)
+            got = {label: measure(label, APPS[label], template, plans, args.clients, broker)
                    for label in order}
             for label in got:
                 rates[label].append(got[label])
             ratios.append(got["real"] / got["limit"])
             print(f"    ratio {ratios[-1]:.2f}")
     finally:
+        if redis is not None:
+            redis.terminate()
+            redis.wait(30)
         shutil.rmtree(folder, ignore_errors=True)
     print(f"orders/s, median of {args.rounds} rounds: real {statistics.median(rates['real']):.1f}"
           f" vs raw-driver limit {statistics.median(rates['limit']):.1f}; ratio median "

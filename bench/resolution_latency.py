@@ -22,7 +22,6 @@ import argparse
 import os
 import random
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -30,23 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, free_port, percentile  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, percentile, start_redis  # noqa: E402  (puts the repository on sys.path)
 
 GOAL_MS = 20.0
-
-
-def start_redis(folder: Path) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return proc, port
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("redis-server did not start")
 
 
 def configure(folder: Path, broker: str, db_url: str | None) -> tuple[dict, list]:
