@@ -85,8 +85,7 @@ def begin_immediate(dbapi_connection) -> bool:
     SQLite's own busy handler sleeps 1, 2, 5, 10, 15... ms between tries, however soon the
     lock is free. An order holds the lock for well under a millisecond, so two gunicorn
     workers writing at once lost a millisecond or more at every collision: measured, one
-    worker's BEGIN in seven waited, 12 % of its time (bench/order_throughput.py). Rails
-    replaced its SQLite busy timeout with such a handler for the same reason."""
+    worker's BEGIN in seven waited, 12 % of its time (bench/order_throughput.py)."""
     dbapi_connection.execute("PRAGMA busy_timeout = 0")
     try:
         deadline, delay = time.monotonic() + FINE_WAIT_SECONDS, 0.0001

@@ -347,7 +347,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
                 break
             result.applied.append(str(state.apply(seat, text)))
     _advance(state, standing=standing)
-    # A caller that read the game in a read-only transaction (db.reading: the API, links)
+    # A caller that read the game in a read-only transaction (db.reading: the API's orders)
     # has applied the rules without holding a lock; the writes take it now.
     db.end_reading(session)
     # The compare-and-set comes first: it takes the game's row lock (or raises StaleStep), so

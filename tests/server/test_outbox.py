@@ -154,3 +154,16 @@ def test_notify_consumes_its_row_once(db_url, session, tmp_path, smtp_catcher):
     session.expire_all()
     assert session.get(OutboxMessage, row_id).delivered_at is not None
     assert smtp_catcher.received() == []
+
+
+def test_rows_written_with_core_are_sent_after_the_commit_only(db_engine, session, queue):
+    """outbox.write (one INSERT, no unit of work) is sent like a row added to the session."""
+    outbox.take_written(db_engine)
+    kept = outbox.write(session, "probe", {"game_id": 1})
+    assert outbox.take_written(db_engine) == []  # not before the commit
+    session.commit()
+    outbox.write(session, "probe", {"game_id": 2})
+    session.rollback()  # never existed
+    assert [(r.id, r.payload) for r in outbox.take_written(db_engine)] == [(kept,
+                                                                            {"game_id": 1})]
+    assert session.exec(select(OutboxMessage.id)).all() == [kept]

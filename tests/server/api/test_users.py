@@ -105,3 +105,16 @@ def test_token_use_is_recorded_by_successful_writes_only(client, store):
                       .where(ApiToken.token_hash == hashlib.sha256(ann.token.encode())
                              .hexdigest())).one()
     assert used is not None
+
+
+def test_the_request_session_ends_with_the_request_not_its_app_context(app, client, players):
+    """A test (or a command) may keep an app context across requests: each request still
+    closes the session its token was read in, so the next one reads afresh."""
+    from flask import g
+
+    from server import db
+
+    with app.app_context():
+        assert client.get("/me", players["kennedy"]).status_code == 200
+        assert g.get(db._REQUEST_SESSION) is None
+        assert client.get("/me", players["nixon"]).status_code == 200
