@@ -18,7 +18,9 @@ from server.models import Game
 from server.services import games, outbox
 from server.services.games import GameNotFound, OrderResult, StaleStep
 
-# Schema instances are stateless for dump(); building one deep-copies its fields each time.
+# Schema instances are stateless for load() and dump(); building one deep-copies its fields
+# each time (webargs builds one per request from a class).
+_ORDER_SCHEMA = schemas.OrderSchema()
 _SEALED_SCHEMA = schemas.OrderSealedSchema()
 _APPLIED_SCHEMA = schemas.OrderAppliedSchema()
 
@@ -28,7 +30,7 @@ blp = Blueprint("orders", __name__, url_prefix="/api/v1/games",
 
 @blp.route("/<int:game_id>/orders", methods=["POST"])
 @auth.required
-@blp.arguments(schemas.OrderSchema)
+@blp.arguments(_ORDER_SCHEMA)
 @blp.response(200, schemas.OrderAppliedSchema, description="The order was applied")
 @blp.alt_response(202, schema=schemas.OrderSealedSchema, success=True,
                   description="Simultaneous step: the order is sealed until every seat has "
