@@ -32,7 +32,8 @@ def percentile(values, q: float) -> float:
 
 
 def start_redis(folder: Path) -> tuple[subprocess.Popen, int]:
-    """A redis-server without persistence on a free port (the production broker); (process, port)."""
+    """A redis-server without persistence on a free port (the production broker): (process,
+    port)."""
     port = free_port()
     proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
                              "--save", "", "--appendonly", "no", "--dir", str(folder)],

@@ -87,8 +87,8 @@ def setup(folder: Path, games: int) -> tuple[str, list[dict]]:
 def serve(app: str, port: int, env: dict, log: Path) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}",
-         "--control-socket", str(log.with_suffix(".ctl")), "-c", "python:bench.gunicorn_bench",
-         app],
+         "--control-socket", str(log.with_suffix(".ctl")),
+         "-c", "python:bench.gunicorn_bench", app],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -158,7 +158,7 @@ def measure(label: str, app: str, template: Path, plans: list[dict], clients: in
         env = {k: v for k, v in os.environ.items() if not k.startswith("WHISTLESTOP_")}
         env.update(WHISTLESTOP_VAR_DIR=str(folder / "var"), WHISTLESTOP_DATABASE_URL=url,
                    WHISTLESTOP_BROKER_URL=broker, BENCH_SQLITE_PATH=str(folder / "bench.db"),
-                   WHISTLESTOP_RESULT_BACKEND="", PYTHONPATH=os.environ.get("BENCH_PYTHONPATH", str(ROOT)))
+                   WHISTLESTOP_RESULT_BACKEND="", PYTHONPATH=str(ROOT))
         port = free_port()
         server = serve(app, port, env, folder / "gunicorn.log")
         try:
@@ -188,6 +188,8 @@ def main(argv=None) -> int:
                              "(the production broker; the default when installed) or the "
                              "embedded filesystem:// transport")
     args = parser.parse_args(argv)
+    if args.games < 2 * args.clients:
+        parser.error("--games must be at least twice --clients (one warm-up game per client)")
     print(f"Order submissions through gunicorn (2 workers), SQLite, broker {args.broker}, "
           f"{args.games} games to their first simultaneous step, {args.clients} client threads, "
           f"{args.rounds} rounds")

@@ -56,7 +56,8 @@ def order(game_id: int):
         seat = db.execute("SELECT seat FROM seat WHERE game_id = ? AND user_id = ?",
                           (game_id, user[0])).fetchone()[0]
         step = game[1]
-        state = orjson.loads(game[3])  # the cached state, read and written back as the real app does
+        # The cached state, read and written back as the real app does.
+        state = orjson.loads(game[3])
         log = state["log"]
         new_entries = [[seat, a] for a in order["actions"]]
         db.execute("INSERT INTO \"order\" (game_id, step, seat, actions, status, created_at, "

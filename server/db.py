@@ -14,6 +14,11 @@ from sqlmodel import Session, SQLModel, create_engine
 
 _EXTENSION_KEY = "whistlestop.db"
 
+BUSY_TIMEOUT_MS = 30_000  # how long a SQLite connection waits for the write lock
+# How long a writer waits for it in short steps (begin_immediate) before it leaves the rest of
+# the wait to SQLite's own handler.
+FINE_WAIT_SECONDS = 1.0
+
 
 def json_text(value) -> str:
     """JSON columns' text, written by orjson: a game's cached state (tens of kB) is written by
@@ -70,12 +75,6 @@ def _serialize_sqlite_writers(engine: Engine) -> None:
         if mode == "IMMEDIATE" and begin_immediate(connection.connection.driver_connection):
             return
         connection.exec_driver_sql(f"BEGIN {mode}")
-
-
-# How long a writer waits for SQLite's write lock in short steps before it leaves the rest of
-# the wait (up to the busy timeout) to SQLite's own handler.
-FINE_WAIT_SECONDS = 1.0
-BUSY_TIMEOUT_MS = 30_000  # the connections' busy timeout (make_engine's timeout=30)
 
 
 def begin_immediate(dbapi_connection) -> bool:

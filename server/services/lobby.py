@@ -12,7 +12,6 @@ import secrets
 import engine.core as engine
 from engine import bots as engine_bots
 from sqlalchemy import bindparam, update
-from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
 from server.catalogue import N_
@@ -169,9 +168,8 @@ def seat_rows(session: Session, game_id: int) -> list[Seat]:
     return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.id)))
 
 
-_SEAT = Seat.__table__
-_SEAT_HOLDERS = (core_select(_SEAT.c.seat, _SEAT.c.user_id, _SEAT.c.invite_email)
-                 .where(_SEAT.c.game_id == bindparam("game_id")).order_by(_SEAT.c.id))
+_SEAT_HOLDERS = (select(Seat.seat, Seat.user_id, Seat.invite_email)
+                 .where(Seat.game_id == bindparam("game_id")).order_by(Seat.id))
 
 
 def seat_holders(session: Session, game_id: int) -> list:
@@ -203,14 +201,14 @@ def may_follow(game: Game, user, seat: str | None, following: set[int]) -> bool:
 def may_see(session: Session, game: Game, user: User | None,
             seats: list[Seat] | None = None) -> bool:
     """Whether the user may see the game at all (a private game is invisible to others).
-    ``seats``: the game's seat rows, when the caller has read them already."""
+    ``seats``: the game's ``seat_holders``, when the caller has read them already."""
     if game.public:
         return True
     if user is None:
         return False
     if game.created_by == user.id:
         return True
-    for seat in seats if seats is not None else seat_rows(session, game.id):
+    for seat in seats if seats is not None else seat_holders(session, game.id):
         if seat.user_id == user.id or seat.invite_email == user.email:
             return True
     return session.exec(select(Spectator).where(Spectator.game_id == game.id,

@@ -30,7 +30,8 @@ def _connect(path):
                            check_same_thread=False)
 
 
-def test_a_writer_takes_the_lock_once_it_is_released(path):
+def test_a_writer_takes_the_lock_once_it_is_released(path, monkeypatch):
+    monkeypatch.setattr(db, "FINE_WAIT_SECONDS", 30.0)  # a slow machine must not give it up
     holder, waiter = _connect(path), _connect(path)
     holder.execute("BEGIN IMMEDIATE")
     events, got = [], []

@@ -33,7 +33,8 @@ from .state import TmotpState
 
 MOST_TRIED = 24         # the one-step look tries at most this many choices (a random sample)
 SETTLE = 40             # chance draws played out after a choice before it is judged
-MODE_COST = {"campaign": 0.0, "advertise": 1.0, "position": 0.8}   # the rule of thumb's CP preference
+# The rule of thumb's preference among the ways to spend CP (subtracted from the card's CP).
+MODE_COST = {"campaign": 0.0, "advertise": 1.0, "position": 0.8}
 
 
 def copy_world(g) -> TmotpState:
@@ -245,10 +246,10 @@ def _over(g, seat, start) -> bool:
 class StrongBot:
     """Monte Carlo search over the Activity Phase plays (the rule of thumb's ten best and up to
     three events besides), the trigger decision and the Debate cards: each candidate is played
-    in the same ``iterations // candidates`` worlds (at least two) consistent with the view, the game played
-    on by the greedy bot on both sides to the seat's next play (or the turn's end, or the
-    Debates' end), and the board judged by evaluate.win_chance; the best average wins. Every
-    other decision is the greedy bot's."""
+    in the same ``iterations // candidates`` worlds (at least two) consistent with the view,
+    the game played on by the greedy bot on both sides to the seat's next play (or the turn's
+    end, or the Debates' end), and the board judged by evaluate.win_chance; the best average
+    wins. Every other decision is the greedy bot's."""
 
     level = "strong"
 

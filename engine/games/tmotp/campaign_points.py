@@ -42,7 +42,7 @@ class Campaigning(Step):
             avail = f["cp"] - travel_price(g, seat, st)
             if avail < 0:
                 continue
-            if info["zone"] != token_zone and avail >= 0 and not f.get("moved_free"):
+            if info["zone"] != token_zone and not f.get("moved_free"):
                 out.append(f"travel {st}")
             if f.get("max_per_state"):
                 avail = min(avail, f["max_per_state"] - f["spent"].get(st, 0))
