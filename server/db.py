@@ -107,10 +107,20 @@ _READING = "whistlestop.reading"
 
 
 def reading(session: Session) -> Session:
-    """Mark the session's next transaction as read-only work: on SQLite it begins DEFERRED, so
-    it does not hold the write lock (every other transaction takes it at BEGIN). Call it first,
-    before the session runs a query; PostgreSQL ignores it. Returns the session."""
-    session.connection(execution_options={"sqlite_begin": "DEFERRED"})
+    """Mark the session's next transaction as read-only work that sees one snapshot of the
+    database. Call it first, before the session runs a query. Returns the session.
+
+    On SQLite it begins DEFERRED, so it does not hold the write lock (every other transaction
+    takes it at BEGIN); a WAL reader sees one snapshot from its first read on. On PostgreSQL it
+    is REPEATABLE READ: under the default READ COMMITTED every statement sees what was committed
+    before it, so a decision read while its step resolved saw the game still at the step and
+    that step's sealed orders already applied - "your turn, nobody has committed", for a step
+    that was over (tests/server/test_reading_snapshot.py). The level is the connection's for
+    this transaction only: SQLAlchemy resets it when the connection goes back to the pool."""
+    options = {"sqlite_begin": "DEFERRED"}
+    if session.get_bind().dialect.name == "postgresql":
+        options["isolation_level"] = "REPEATABLE READ"
+    session.connection(execution_options=options)
     session.info[_READING] = session.get_transaction()
     return session
 

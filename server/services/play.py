@@ -49,8 +49,10 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
             return Outcome("not_found", reason=plain("There is no game {game_id}.",
                                                      game_id=game_id))
         except StaleStep as exc:
+            _read_again(session)
             return _refused(session, game_id, seat, "stale", None, [], exc.step)
         except ActionError as exc:
+            _read_again(session)
             game = session.get(Game, game_id)
             status = ("malformed" if isinstance(exc, MalformedAction)
                       else "over" if game is not None and game.status == "finished"
@@ -61,9 +63,15 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
                    result.reason, list(result.legal))
 
 
+def _read_again(session: Session) -> None:
+    """After a refused order (rolled back): read what the game asks now in a read-only
+    transaction - one snapshot of the game and its sealed orders, and no write lock."""
+    session.rollback()
+    db.reading(session)
+
+
 def _refused(session: Session, game_id: int, seat: str, status: str, reason: str | None,
              legal: list[str], step: int | None = None) -> Outcome:
-    session.rollback()
     game = session.get(Game, game_id)
     legal = legal or games.decision_for(session, game, seat)["legal_actions"]
     return Outcome(status, step if step is not None else game.step, [], reason, list(legal))

@@ -49,8 +49,10 @@ def _serve(env: dict, port: int, folder: Path) -> subprocess.Popen:
 class Player(threading.Thread):
     """One seat's scripted client: it only ever sees what the API shows this seat."""
 
-    def __init__(self, base: str, token: str, gid: int, seed: int):
-        super().__init__(daemon=True)
+    def __init__(self, base: str, token: str, gid: int, seed: int, seat: str,
+                 failed: threading.Event):
+        super().__init__(daemon=True, name=seat)
+        self.failed = failed  # set by the first seat that fails: the others stop waiting
         self.base, self.gid, self.rng = base, gid, random.Random(seed)
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {token}"
@@ -58,20 +60,29 @@ class Player(threading.Thread):
         self.error: str | None = None
         self.final: dict | None = None
         self.last: dict | None = None   # the last decision seen, for a failure's report
+        self.history: list[str] = []    # what it saw and sent, for a failure's report
+        self.answered: set[int] = set()  # the steps it has had an order accepted for
 
     def run(self) -> None:
         try:
             self._play()
         except Exception as exc:  # reported by the test, with what the server said
             self.error = f"{type(exc).__name__}: {exc}"
+            self.failed.set()
 
     def _play(self) -> None:
         url = f"{self.base}/api/v1/games/{self.gid}"
         deadline = time.monotonic() + DEADLINE_S
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not self.failed.is_set():
             r = self.http.get(f"{url}/decision", timeout=30)
             assert r.status_code == 200, r.text
             decision = self.last = r.json()
+            self.history.append(f"{time.monotonic():.3f} GET step {decision['step']} active "
+                                f"{decision['active']} committed {decision['committed']}")
+            # Never asked again what it has answered (a decision read half before and half
+            # after its step resolved did: the game row's step, the orders' resolution).
+            assert not (decision["active"] and decision["step"] in self.answered), \
+                f"step {decision['step']} asked again after its order was accepted"
             if not decision["active"]:
                 game = self.http.get(url, timeout=30).json()
                 if game["status"] == "finished":
@@ -82,13 +93,17 @@ class Player(threading.Thread):
             action = self.rng.choice(decision["legal_actions"])
             r = self.http.post(f"{url}/orders", json={"step": decision["step"],
                                                       "actions": [action]}, timeout=30)
+            self.history.append(f"{time.monotonic():.3f} POST {decision['step']} {action!r}: "
+                                f"{r.status_code}")
             if r.status_code == 409:  # the step moved on meanwhile: ask again
                 self.stale += 1
                 continue
             assert r.status_code in (200, 202), f"{action!r}: {r.status_code} {r.text}"
             self.orders += 1
+            self.answered.add(decision["step"])
             self.sealed += r.status_code == 202
-        raise AssertionError("the game did not end in time")
+        if not self.failed.is_set():
+            raise AssertionError("the game did not end in time")
 
 
 GAMES = {
@@ -149,12 +164,15 @@ def test_scripted_clients_play_a_whole_game_over_http(
         assert requests.post(f"{base}/api/v1/games/{gid}/start", headers=auth[creator],
                              timeout=30).status_code == 200
 
-        players = [Player(base, tokens[seat], gid, seed) for seed, seat in
+        failed = threading.Event()
+        players = [Player(base, tokens[seat], gid, seed, seat, failed) for seed, seat in
                    enumerate(spec["seats"])]
         for p in players:
             p.start()
         for p in players:
             p.join(DEADLINE_S + 60)
+        for p in players:  # shown by pytest if the test fails
+            print(f"seat {p.name}:", *p.history[-15:], sep="\n")
         assert [p.error for p in players] == [None] * len(players), (
             [p.last for p in players], worker.text()[-3000:])
 
