@@ -125,6 +125,14 @@ def reading(session: Session) -> Session:
     return session
 
 
+def read_afresh(session: Session) -> Session:
+    """End the session's transaction (rolled back, its objects expired) and begin a read-only
+    one (``reading``): what a refused order's answer reads, "what is asked now", as one
+    snapshot and without SQLite's write lock. Returns the session."""
+    session.rollback()
+    return reading(session)
+
+
 def end_reading(session: Session) -> None:
     """End the read-only transaction begun by ``reading``, if it is the session's open one,
     keeping the objects it loaded (they are not expired): the next statement begins a write

@@ -104,10 +104,8 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
 
 
 def _decision(session: Session, game_id: int, seat: str) -> dict:
-    """What the seat is asked now, after a refused order (rolled back): read in a read-only
-    transaction, one snapshot of the game and its sealed orders."""
-    session.rollback()
-    db.reading(session)
+    """What the seat is asked now, after a refused order."""
+    db.read_afresh(session)
     game = session.get(Game, game_id)
     if game is None:
         raise not_found()

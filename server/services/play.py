@@ -49,10 +49,10 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
             return Outcome("not_found", reason=plain("There is no game {game_id}.",
                                                      game_id=game_id))
         except StaleStep as exc:
-            _read_again(session)
+            db.read_afresh(session)
             return _refused(session, game_id, seat, "stale", None, [], exc.step)
         except ActionError as exc:
-            _read_again(session)
+            db.read_afresh(session)
             game = session.get(Game, game_id)
             status = ("malformed" if isinstance(exc, MalformedAction)
                       else "over" if game is not None and game.status == "finished"
@@ -61,13 +61,6 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
     outbox.publish_written(db.get_engine())
     return Outcome("sealed" if result.sealed else "applied", result.step, list(result.applied),
                    result.reason, list(result.legal))
-
-
-def _read_again(session: Session) -> None:
-    """After a refused order (rolled back): read what the game asks now in a read-only
-    transaction - one snapshot of the game and its sealed orders, and no write lock."""
-    session.rollback()
-    db.reading(session)
 
 
 def _refused(session: Session, game_id: int, seat: str, status: str, reason: str | None,

@@ -6,12 +6,14 @@ into a finished game.)"""
 
 from __future__ import annotations
 
+import sqlite3
+
 from engine.core import from_dict
 from sqlalchemy import text, update
 from sqlmodel import Session, select
 
 from server import db
-from server.models import Game, Order
+from server.models import Game, Order, OutboxMessage
 from server.services import games as svc
 
 SEATS = {"p1": None, "p2": None, "p3": None}
@@ -74,3 +76,22 @@ def test_the_snapshot_ends_with_the_read_and_the_writes_see_what_is_committed(se
                                  .values(step=Game.step))
         assert touched.rowcount == 0
         reader.rollback()
+
+
+def test_read_afresh_drops_what_was_begun_and_reads_without_the_write_lock(session, db_engine):
+    """What a refused order's answer reads ("what is asked now"): the order's transaction is
+    gone, the read is one snapshot, and on SQLite another writer is not kept waiting."""
+    gid, step = _all_sealed(session)
+    postgresql = db_engine.dialect.name == "postgresql"
+    with Session(db_engine) as refused:
+        refused.add(OutboxMessage(kind="probe", payload={}))
+        refused.flush()
+        db.read_afresh(refused)
+        assert refused.get(Game, gid).step == step
+        assert _isolation(refused) == ("repeatable read" if postgresql else None)
+        assert not refused.exec(select(OutboxMessage).where(OutboxMessage.kind == "probe")).all()
+        if not postgresql:  # the reader holds no write lock: a writer gets it at once
+            writer = sqlite3.connect(db_engine.url.database, isolation_level=None, timeout=0)
+            writer.execute("BEGIN IMMEDIATE")
+            writer.execute("ROLLBACK")
+            writer.close()
