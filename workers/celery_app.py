@@ -72,6 +72,10 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
             "unacked_restore_throttle": 1,
             "unacked_mutex_expire": max(5, min(300, int(timeout))),
         }
+    if cfg["BROKER_URL"].startswith("redis://"):
+        # kombu's Redis transport with one client per channel (workers/redis_transport.py).
+        # Not for rediss://: kombu chooses its TLS defaults by the scheme's transport name.
+        settings["broker_transport"] = "workers.redis_transport:Transport"
     if cfg["BROKER_URL"].startswith("filesystem://"):
         # kombu's filesystem transport, writing each message whole before it is visible.
         settings["broker_transport"] = "workers.fs_transport:Transport"

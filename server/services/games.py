@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
+from server.raw_sql import Raw
 from server.services import outbox
 from server.services.standing import Standing
 
@@ -121,7 +122,7 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     """
     log = state.s["log"]
     if len(log) > old_log_len:  # one executemany, without the ORM's unit of work
-        session.connection().execute(_LOG_INSERT, [
+        _LOG_INSERT.executemany(session.connection(), [
             {"game_id": game.id, "seq": seq, "seat": log[seq][0], "action": log[seq][1],
              "is_chance": log[seq][0] == CHANCE} for seq in range(old_log_len, len(log))])
     active = state.active()
@@ -168,14 +169,15 @@ def next_alarm(game: Game, deadline: datetime, sent: int) -> datetime:
 
 
 _GAME = Game.__table__
-# Built once: every order runs them. The SET clause of the update is the values it is given.
-# (Two comparisons rather than IN: an IN list is expanded again at every execution.)
-_COMPARE_AND_SET = _GAME.update().where(_GAME.c.id == bindparam("match_id"),
-                                        _GAME.c.step == bindparam("match_step"),
-                                        or_(_GAME.c.status == "open",
-                                            _GAME.c.status == "active"))
-_LOG_INSERT = LogEntry.__table__.insert()
-_ORDER_INSERT = Order.__table__.insert()
+# Built once and run on the driver's cursor (server/raw_sql.py): every order runs them. The
+# SET clause of the update is the values it is given. (Two comparisons rather than IN: an IN
+# list is expanded at every execution.)
+_COMPARE_AND_SET = Raw(_GAME.update().where(_GAME.c.id == bindparam("match_id"),
+                                            _GAME.c.step == bindparam("match_step"),
+                                            or_(_GAME.c.status == "open",
+                                                _GAME.c.status == "active")))
+_LOG_INSERT = Raw(LogEntry.__table__.insert())
+_ORDER_INSERT = Raw(Order.__table__.insert())
 
 
 def _compare_and_set(session: Session, game: Game, step: int, state,
@@ -190,10 +192,10 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
         outcome = state.outcome()
         values.update(status="finished", finished_at=now, deadline_at=None, alarm_at=None,
                       result=outcome.to_dict() if outcome else None)
-    # A Core statement built once, not an ORM update: the session's Game is brought up to
-    # date below, without another write or read.
-    result = session.connection().execute(_COMPARE_AND_SET,
-                                          {"match_id": game.id, "match_step": step, **values})
+    # A statement built once, not an ORM update: the session's Game is brought up to date
+    # below, without another write or read.
+    result = _COMPARE_AND_SET.execute(session.connection(),
+                                      {"match_id": game.id, "match_step": step, **values})
     if result.rowcount != 1:
         session.rollback()
         current = session.get(Game, game.id)
@@ -355,7 +357,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     # first, the loser's row would fail on the unique (game, step, seat) with IntegrityError).
     result.step = _compare_and_set(session, game, step, state, now)
     now = utcnow()
-    session.connection().execute(_ORDER_INSERT, {
+    _ORDER_INSERT.execute(session.connection(), {
         "game_id": game.id, "step": step, "seat": seat, "actions": result.applied,
         "status": "applied", "created_at": now, "updated_at": now})
     standing.record(step)

@@ -8,6 +8,7 @@ is drawn at creation and only its sha256 is shown until the game ends (verifiabl
 from __future__ import annotations
 
 import secrets
+from typing import NamedTuple
 
 import engine.core as engine
 from engine import bots as engine_bots
@@ -16,6 +17,7 @@ from sqlmodel import Session, select
 
 from server.catalogue import N_
 from server.models import Game, Order, OutboxMessage, Seat, Spectator, User, utcnow
+from server.raw_sql import Raw
 from server.services import games as orders
 from server.services.users import normalize_email, sha256_hex
 
@@ -168,14 +170,22 @@ def seat_rows(session: Session, game_id: int) -> list[Seat]:
     return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.id)))
 
 
-_SEAT_HOLDERS = (select(Seat.seat, Seat.user_id, Seat.invite_email)
-                 .where(Seat.game_id == bindparam("game_id")).order_by(Seat.id))
+class SeatHolder(NamedTuple):
+    """A seat of a game and who holds it (a user) or is invited to (an email)."""
+    seat: str
+    user_id: int | None
+    invite_email: str | None
 
 
-def seat_holders(session: Session, game_id: int) -> list:
-    """The game's seats as rows of (seat, user_id, invite_email), read with one Core
-    statement built once: every order reads them to check its sender."""
-    return list(session.connection().execute(_SEAT_HOLDERS, {"game_id": game_id}))
+_SEAT_HOLDERS = Raw(select(Seat.seat, Seat.user_id, Seat.invite_email)
+                    .where(Seat.game_id == bindparam("game_id")).order_by(Seat.id))
+
+
+def seat_holders(session: Session, game_id: int) -> list[SeatHolder]:
+    """The game's seats, in order, read with one statement built once and run on the driver's
+    cursor (server/raw_sql.py): every order reads them to check its sender."""
+    return [SeatHolder(*row) for row in _SEAT_HOLDERS.rows(session.connection(),
+                                                           {"game_id": game_id})]
 
 
 def seat_of(session: Session, game_id: int, user_id: int) -> str | None:

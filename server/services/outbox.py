@@ -31,6 +31,7 @@ from sqlmodel import Session, select
 
 from server import db
 from server.models import Game, Order, OutboxMessage, utcnow
+from server.raw_sql import Raw
 
 log = logging.getLogger("whistlestop.outbox")
 
@@ -76,16 +77,16 @@ def _forget_rolled_back(session) -> None:
     session.info.pop(_FLUSHED, None)
 
 
-_OUTBOX_INSERT = OutboxMessage.__table__.insert()  # built once: most orders write a row
+# Built once and run on the driver's cursor (server/raw_sql.py): most orders write a row.
+_OUTBOX_INSERT = Raw(OutboxMessage.__table__.insert(), returning_id=True)
 
 
 def write(session: Session, kind: str, payload: dict) -> int:
-    """Add an outbox row in the session's transaction with one Core INSERT (no unit of work)
-    and return its id; it is sent by ``publish_written`` once the transaction commits, like a
+    """Add an outbox row in the session's transaction with one INSERT (no unit of work, no
+    SQLAlchemy execution) and return its id; it is sent by ``publish_written`` once the transaction commits, like a
     row added with ``session.add``."""
-    result = session.connection().execute(_OUTBOX_INSERT, {
+    row_id = _OUTBOX_INSERT.insert_id(session.connection(), {
         "kind": kind, "payload": payload, "created_at": utcnow(), "attempts": 0})
-    row_id = result.inserted_primary_key[0]
     session.info.setdefault(_FLUSHED, []).append(Written(row_id, kind, dict(payload)))
     return row_id
 

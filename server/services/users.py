@@ -7,9 +7,11 @@ import secrets
 from datetime import datetime
 
 from sqlalchemy import bindparam
+from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, select
 
 from server.models import ApiToken, User, aware, utcnow
+from server.raw_sql import Raw
 
 TOKEN_PREFIX = "ws_"
 
@@ -63,9 +65,10 @@ def issue_token(session: Session, user_id: int) -> str:
     return token
 
 
-# Every API request reads its token: one statement, built once.
-_TOKEN_OWNER = (select(User, ApiToken.last_used_at).join(ApiToken, ApiToken.user_id == User.id)
-                .where(ApiToken.token_hash == bindparam("token_hash")))
+# Every API request reads its token: one statement, built once, run on the driver's cursor.
+_TOKEN_OWNER = Raw(select(*User.__table__.c, ApiToken.last_used_at)
+                   .join(ApiToken, ApiToken.user_id == User.id)
+                   .where(ApiToken.token_hash == bindparam("token_hash")))
 
 
 def user_for_token(session: Session, token: str) -> User | None:
@@ -74,13 +77,18 @@ def user_for_token(session: Session, token: str) -> User | None:
 
 
 def token_owner(session: Session, token: str) -> tuple[User | None, datetime | None]:
-    """The token's user, detached from the session, and when the token was last recorded as
-    used; one query."""
-    row = session.execute(_TOKEN_OWNER, {"token_hash": sha256_hex(token)}).first()
-    if row is None:
+    """The token's user, detached (of no session: the caller keeps it past the session's
+    commits and close), and when the token was last recorded as used; one query."""
+    rows = _TOKEN_OWNER.rows(session.connection(), {"token_hash": sha256_hex(token)})
+    if not rows:
         return None, None
-    session.expunge(row[0])  # the caller keeps it past the session's commits and close
-    return row[0], row[1]
+    *columns, last_used = rows[0]
+    user = User(**dict(zip(_USER_COLUMNS, columns)))
+    make_transient_to_detached(user)  # a row of the database, as if loaded and expunged
+    return user, last_used
+
+
+_USER_COLUMNS = tuple(User.__table__.c.keys())
 
 
 def use_is_stale(last_used_at: datetime | None, every_seconds: float = 3600) -> bool:

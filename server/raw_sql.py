@@ -1,0 +1,104 @@
+"""Core statements run on the database driver's own cursor: the order path's fixed statements.
+
+SQLAlchemy runs a statement through an execution context, its events and a result object: on
+the order path, about 40 µs a statement, as much as SQLite's own work for it
+(bench/order_throughput.py, whose limit is the same request on the raw driver). A ``Raw``
+statement is the same Core statement, compiled by SQLAlchemy once per dialect and set of
+columns, with SQLAlchemy's own bind processors (JSON by the engine's serializer, SQLite's
+datetimes as text); only the execution is the driver's, on the connection of the session's
+transaction. So it sees and is part of that transaction, and commits or rolls back with it.
+
+Meant for statements run on every order, whose values are plain columns: a statement whose
+compilation needs anything at execution time (Python-side column defaults, expanding IN lists)
+is refused when it is first compiled. A select's rows are tuples, with SQLAlchemy's result
+processing of each column's type (``rows``). Tested on SQLite and PostgreSQL
+(tests/server/test_raw_sql.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from sqlalchemy.engine import Connection
+
+
+class Raw:
+    """A Core statement (insert, update or select) run on the driver's cursor."""
+
+    def __init__(self, statement, returning_id: bool = False):
+        self.statement = statement.returning(statement.table.c.id) if returning_id else statement
+        self._plans: dict[tuple, tuple] = {}
+        self._results: dict = {}
+
+    def _plan(self, dialect, keys: tuple):
+        plan = self._plans.get((dialect, keys))
+        if plan is None:
+            compiled = self.statement.compile(dialect=dialect,
+                                              column_keys=list(keys) if keys else None)
+            # Python-side defaults are computed by SQLAlchemy's execution; IN lists are
+            # expanded there.
+            if (getattr(compiled, "insert_prefetch", None)
+                    or getattr(compiled, "update_prefetch", None)
+                    or any(bind.expanding for bind in compiled.binds.values())):
+                raise ValueError(f"not a fixed statement: {compiled.string}")
+            processors = {}
+            for name, bind in compiled.binds.items():
+                processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+                if processor is not None:
+                    processors[name] = processor
+            order = tuple(compiled.positiontup) if dialect.positional else None
+            plan = self._plans[(dialect, keys)] = (compiled, processors, order)
+        return plan
+
+    def _parameters(self, plan, params: Mapping[str, Any]):
+        compiled, processors, order = plan
+        values = compiled.construct_params(params)
+        for name, processor in processors.items():
+            if name in values:
+                values[name] = processor(values[name])
+        return values if order is None else tuple(values[name] for name in order)
+
+    def execute(self, connection: Connection, params: Mapping[str, Any]):
+        """Run it with one set of values; return the driver's cursor (its ``rowcount``)."""
+        plan = self._plan(connection.dialect, tuple(sorted(params)) if self._keyed else ())
+        cursor = connection.connection.driver_connection.cursor()
+        cursor.execute(plan[0].string, self._parameters(plan, params))
+        return cursor
+
+    def executemany(self, connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Run it once per set of values (all with the same keys), in one driver call."""
+        rows = list(rows)
+        if not rows:
+            return
+        plan = self._plan(connection.dialect, tuple(sorted(rows[0])) if self._keyed else ())
+        cursor = connection.connection.driver_connection.cursor()
+        cursor.executemany(plan[0].string, [self._parameters(plan, row) for row in rows])
+        cursor.close()
+
+    def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[tuple]:
+        """Run a select; return its rows with SQLAlchemy's result processing of each column's
+        type (SQLite's datetimes, stored as text, come back as datetimes)."""
+        cursor = self.execute(connection, params)
+        fetched = cursor.fetchall()
+        cursor.close()
+        processors = self._results.get(connection.dialect)
+        if processors is None:
+            processors = self._results[connection.dialect] = [
+                column.type.dialect_impl(connection.dialect).result_processor(
+                    connection.dialect, None) for column in self.statement.selected_columns]
+        if not any(processors):
+            return fetched
+        return [tuple(value if processor is None else processor(value)
+                      for value, processor in zip(row, processors)) for row in fetched]
+
+    def insert_id(self, connection: Connection, params: Mapping[str, Any]) -> int:
+        """Insert one row (a statement made with ``returning_id``); return its id."""
+        cursor = self.execute(connection, params)
+        (row_id,), = cursor.fetchall()  # fetched to the end: SQLite's statement is done
+        cursor.close()
+        return row_id
+
+    @property
+    def _keyed(self) -> bool:
+        # Inserts and updates compile the columns they are given; selects need no keys.
+        return self.statement.is_dml

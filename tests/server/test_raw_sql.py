@@ -1,0 +1,125 @@
+"""Core statements run on the driver's cursor (server/raw_sql.py), on SQLite and PostgreSQL:
+they write and read what SQLAlchemy's own execution writes and reads, as part of the session's
+transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from sqlalchemy import Column, Integer, MetaData, Table, bindparam, insert, select, update
+from sqlmodel import Session
+from sqlmodel import select as orm_select
+
+from server import db
+from server.models import Game, LogEntry, OutboxMessage, User, aware
+from server.raw_sql import Raw
+from server.services import games as svc
+from server.services import users
+
+SEATS = {"kennedy": None, "nixon": None}
+MOMENT = datetime(2026, 11, 25, 21, 30, 15, 123456, tzinfo=timezone.utc)
+
+
+def _game(session) -> Game:
+    return svc.create_game(session, "tmotp", {}, SEATS, seed="raw")
+
+
+def test_an_update_writes_json_and_datetimes_as_sqlalchemy_does(session, db_engine):
+    game = _game(session)
+    game_id, step = game.id, game.step
+    game_table = Game.__table__
+    statement = Raw(update(game_table).where(game_table.c.id == bindparam("match_id"),
+                                             game_table.c.step == bindparam("match_step")))
+    state = {"log": [["kennedy", "play 5 cp"]], "nested": {"list": [1, 2.5, None, True]}}
+    cursor = statement.execute(session.connection(), {
+        "match_id": game_id, "match_step": step, "state": state, "deadline_at": MOMENT,
+        "step": step + 7})
+    assert cursor.rowcount == 1
+    missed = statement.execute(session.connection(), {
+        "match_id": game_id, "match_step": step, "step": 0})
+    assert missed.rowcount == 0  # the step is no longer the one matched
+    session.commit()
+    with Session(db_engine) as other:  # read back by SQLAlchemy's ORM, in another session
+        stored = db.reading(other).get(Game, game_id)
+        assert stored.state == state
+        assert aware(stored.deadline_at) == MOMENT
+        assert stored.step == step + 7
+
+
+def test_inserts_one_or_many_rows_and_return_the_new_id(session, db_engine):
+    game_id = _game(session).id
+    outbox = Raw(insert(OutboxMessage.__table__), returning_id=True)
+    first = outbox.insert_id(session.connection(), {
+        "kind": "your_decision", "payload": {"game_id": game_id, "seat": "nixon"},
+        "created_at": MOMENT, "attempts": 0})
+    second = outbox.insert_id(session.connection(), {
+        "kind": "game_over", "payload": {"game_id": game_id}, "created_at": MOMENT,
+        "attempts": 0})
+    assert second == first + 1
+    log = Raw(insert(LogEntry.__table__))
+    log.executemany(session.connection(), [
+        {"game_id": game_id, "seq": 1000 + i, "seat": "kennedy", "action": f"a{i}",
+         "is_chance": i == 1} for i in range(3)])
+    log.executemany(session.connection(), [])  # nothing to insert: no statement
+    session.commit()
+    with Session(db_engine) as other:
+        row = db.reading(other).get(OutboxMessage, first)
+        assert (row.kind, row.payload, aware(row.created_at), row.delivered_at) == (
+            "your_decision", {"game_id": game_id, "seat": "nixon"}, MOMENT, None)
+        entries = [other.get(LogEntry, (game_id, 1000 + i)) for i in range(3)]
+        assert [(e.action, e.is_chance) for e in entries] == [("a0", False), ("a1", True),
+                                                              ("a2", False)]
+
+
+def test_a_select_returns_its_columns_typed_as_sqlalchemy_reads_them(session):
+    user = users.create_user(session, "raw@example.invalid")
+    token = users.issue_token(session, user.id)
+    owner, last_used = users.token_owner(session, token)
+    assert (owner.id, owner.email, owner.locale, owner.mail_mode) == (
+        user.id, "raw@example.invalid", "en", "every")
+    assert isinstance(owner.created_at, datetime) and last_used is None
+    assert users.token_owner(session, token + "x") == (None, None)
+    by_hand = Raw(select(User.__table__.c.created_at).where(
+        User.__table__.c.id == bindparam("id")))
+    assert by_hand.rows(session.connection(), {"id": user.id}) == [(owner.created_at,)]
+    assert by_hand.rows(session.connection(), {"id": -1}) == []
+
+
+def test_the_token_owner_is_a_detached_row_a_session_updates_rather_than_inserts(session,
+                                                                                  db_engine):
+    user = users.create_user(session, "detached@example.invalid")
+    token = users.issue_token(session, user.id)
+    owner, _ = users.token_owner(session, token)
+    session.commit()
+    with Session(db_engine) as other:
+        owner.locale = "fr"
+        other.add(owner)  # a row of the table: an UPDATE, not a second user
+        other.commit()
+        assert other.exec(orm_select(User).where(User.email == "detached@example.invalid")
+                          ).one().locale == "fr"
+    session.expire_all()
+    assert session.get(User, user.id).locale == "fr"
+
+
+def test_its_writes_are_the_transactions_and_roll_back_with_it(session, db_engine):
+    game_id = _game(session).id
+    outbox = Raw(insert(OutboxMessage.__table__), returning_id=True)
+    row_id = outbox.insert_id(session.connection(), {
+        "kind": "your_decision", "payload": {}, "created_at": MOMENT, "attempts": 0})
+    with Session(db_engine) as other:  # not committed: nobody else sees it
+        assert db.reading(other).get(OutboxMessage, row_id) is None
+    session.rollback()
+    assert session.get(OutboxMessage, row_id) is None
+    assert session.get(Game, game_id) is not None
+
+
+def test_a_statement_needing_sqlalchemys_execution_is_refused(session):
+    table = Table("counter", MetaData(), Column("id", Integer, primary_key=True),
+                  Column("n", Integer, default=lambda: 1))
+    with pytest.raises(ValueError, match="not a fixed statement"):
+        Raw(insert(table)).execute(session.connection(), {"id": 1})
+    games = Game.__table__
+    in_list = Raw(select(games.c.id).where(games.c.id.in_(bindparam("ids", expanding=True))))
+    with pytest.raises(ValueError, match="not a fixed statement"):
+        in_list.rows(session.connection(), {"ids": [1, 2]})
