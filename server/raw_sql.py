@@ -27,11 +27,10 @@ class Raw:
 
     def __init__(self, statement, returning_id: bool = False):
         self.statement = statement.returning(statement.table.c.id) if returning_id else statement
-        self._plans: dict[tuple, tuple] = {}
-        self._results: dict = {}
 
     def _plan(self, dialect, keys: tuple):
-        plan = self._plans.get((dialect, keys))
+        plans = _plans(dialect)
+        plan = plans.get((self, keys))
         if plan is None:
             compiled = self.statement.compile(dialect=dialect,
                                               column_keys=list(keys) if keys else None)
@@ -47,7 +46,7 @@ class Raw:
                 if processor is not None:
                     processors[name] = processor
             order = tuple(compiled.positiontup) if dialect.positional else None
-            plan = self._plans[(dialect, keys)] = (compiled, processors, order)
+            plan = plans[(self, keys)] = (compiled, processors, order)
         return plan
 
     def _parameters(self, plan, params: Mapping[str, Any]):
@@ -81,9 +80,10 @@ class Raw:
         cursor = self.execute(connection, params)
         fetched = cursor.fetchall()
         cursor.close()
-        processors = self._results.get(connection.dialect)
+        plans = _plans(connection.dialect)
+        processors = plans.get((self, "rows"))
         if processors is None:
-            processors = self._results[connection.dialect] = [
+            processors = plans[(self, "rows")] = [
                 column.type.dialect_impl(connection.dialect).result_processor(
                     connection.dialect, None) for column in self.statement.selected_columns]
         if not any(processors):
@@ -102,3 +102,16 @@ class Raw:
     def _keyed(self) -> bool:
         # Inserts and updates compile the columns they are given; selects need no keys.
         return self.statement.is_dml
+
+
+_PLANS = "whistlestop_raw_plans"
+
+
+def _plans(dialect) -> dict:
+    """The compiled forms of Raw statements for this dialect (an engine's), kept by the dialect
+    itself: they go with the engine (tests make thousands), and every engine compiles with its
+    own settings (its JSON serializer)."""
+    plans = dialect.__dict__.get(_PLANS)
+    if plans is None:
+        plans = dialect.__dict__.setdefault(_PLANS, {})
+    return plans

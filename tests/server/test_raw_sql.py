@@ -4,6 +4,8 @@ transaction."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from datetime import datetime, timezone
 
 import pytest
@@ -123,3 +125,19 @@ def test_a_statement_needing_sqlalchemys_execution_is_refused(session):
     in_list = Raw(select(games.c.id).where(games.c.id.in_(bindparam("ids", expanding=True))))
     with pytest.raises(ValueError, match="not a fixed statement"):
         in_list.rows(session.connection(), {"ids": [1, 2]})
+
+
+def test_the_compiled_forms_go_with_their_engine(tmp_path):
+    """Kept by the engine's dialect, not by the statement: an engine that is gone (a test's)
+    takes them with it."""
+    url = f"sqlite:///{tmp_path / 'gone.db'}"
+    db.migrate(url)
+    engine = db.make_engine(url)
+    statement = Raw(select(Game.__table__.c.id).where(Game.__table__.c.id == bindparam("id")))
+    with Session(engine) as session:
+        assert statement.rows(session.connection(), {"id": 1}) == []
+    dialect = weakref.ref(engine.dialect)
+    engine.dispose()
+    del engine, session
+    gc.collect()
+    assert dialect() is None
