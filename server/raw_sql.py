@@ -6,7 +6,8 @@ the order path, about 40 µs a statement, as much as SQLite's own work for it
 statement is the same Core statement, compiled by SQLAlchemy once per dialect and set of
 columns, with SQLAlchemy's own bind processors (JSON by the engine's serializer, SQLite's
 datetimes as text); only the execution is the driver's, on the connection of the session's
-transaction. So it sees and is part of that transaction, and commits or rolls back with it.
+transaction. So it sees and is part of that transaction, and commits or rolls back with it;
+the driver's errors are raised as SQLAlchemy's (``sqlalchemy.exc.IntegrityError``...).
 
 Meant for statements run on every order, whose values are plain columns: a statement whose
 compilation needs anything at execution time (Python-side column defaults, expanding IN lists)
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 
 class Raw:
@@ -60,9 +62,7 @@ class Raw:
     def execute(self, connection: Connection, params: Mapping[str, Any]):
         """Run it with one set of values; return the driver's cursor (its ``rowcount``)."""
         plan = self._plan(connection.dialect, tuple(sorted(params)) if self._keyed else ())
-        cursor = connection.connection.driver_connection.cursor()
-        cursor.execute(plan[0].string, self._parameters(plan, params))
-        return cursor
+        return _run(connection, plan[0].string, "execute", self._parameters(plan, params))
 
     def executemany(self, connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
         """Run it once per set of values (all with the same keys), in one driver call."""
@@ -70,9 +70,8 @@ class Raw:
         if not rows:
             return
         plan = self._plan(connection.dialect, tuple(sorted(rows[0])) if self._keyed else ())
-        cursor = connection.connection.driver_connection.cursor()
-        cursor.executemany(plan[0].string, [self._parameters(plan, row) for row in rows])
-        cursor.close()
+        _run(connection, plan[0].string, "executemany",
+             [self._parameters(plan, row) for row in rows]).close()
 
     def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[tuple]:
         """Run a select; return its rows with SQLAlchemy's result processing of each column's
@@ -102,6 +101,27 @@ class Raw:
     def _keyed(self) -> bool:
         # Inserts and updates compile the columns they are given; selects need no keys.
         return self.statement.is_dml
+
+
+def _run(connection: Connection, sql: str, method: str, parameters):
+    """``cursor.execute`` or ``executemany`` on the connection's driver connection; the
+    driver's errors raised as SQLAlchemy raises them (``sqlalchemy.exc.IntegrityError``,
+    ``OperationalError``..., which callers and the tasks' retries expect), and a connection the
+    database dropped invalidated, as SQLAlchemy does, so that the pool does not hand it out
+    again."""
+    driver = connection.connection.driver_connection
+    cursor = driver.cursor()
+    try:
+        getattr(cursor, method)(sql, parameters)
+    except connection.dialect.loaded_dbapi.Error as exc:
+        dialect = connection.dialect
+        gone = dialect.is_disconnect(exc, driver, cursor)
+        if gone:
+            connection.invalidate(exc)
+        raise DBAPIError.instance(sql, None, exc, dialect.loaded_dbapi.Error,
+                                  hide_parameters=True, connection_invalidated=gone,
+                                  dialect=dialect) from exc
+    return cursor
 
 
 _PLANS = "whistlestop_raw_plans"

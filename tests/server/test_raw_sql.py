@@ -10,14 +10,16 @@ from datetime import datetime, timezone
 
 import pytest
 from sqlalchemy import Column, Integer, MetaData, Table, bindparam, insert, select, update
+from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 from sqlmodel import select as orm_select
 
 from server import db
-from server.models import Game, LogEntry, OutboxMessage, User, aware
+from server.models import Game, LogEntry, Order, OutboxMessage, User, aware
 from server.raw_sql import Raw
 from server.services import games as svc
 from server.services import users
+from workers.tasks import TRANSIENT_DB_ERRORS
 
 SEATS = {"kennedy": None, "nixon": None}
 MOMENT = datetime(2026, 11, 25, 21, 30, 15, 123456, tzinfo=timezone.utc)
@@ -141,3 +143,42 @@ def test_the_compiled_forms_go_with_their_engine(tmp_path):
     del engine, session
     gc.collect()
     assert dialect() is None
+
+
+def test_a_drivers_error_is_raised_as_sqlalchemys(session):
+    """Callers catch SQLAlchemy's errors (a unique row written twice), and the tasks retry on
+    them (workers.tasks.TRANSIENT_DB_ERRORS): the driver's own are raised as those."""
+    game_id = _game(session).id
+    order = Raw(insert(Order.__table__))
+    row = {"game_id": game_id, "step": 1, "seat": "nixon", "actions": ["x"],
+           "status": "applied", "created_at": MOMENT, "updated_at": MOMENT}
+    order.execute(session.connection(), row)
+    with pytest.raises(sa_exc.IntegrityError) as raised:
+        order.execute(session.connection(), row)
+    assert isinstance(raised.value.orig, session.get_bind().dialect.loaded_dbapi.Error)
+    assert not raised.value.connection_invalidated
+    session.rollback()
+    assert session.get(Game, game_id) is not None  # the session goes on
+
+
+def test_a_connection_the_database_dropped_is_invalidated_and_the_task_retries(postgres_url):
+    """PostgreSQL restarted, or the connection killed: a transient error (the tasks retry), and
+    the dropped connection is not handed out again."""
+    db.migrate(postgres_url)
+    engine = db.make_engine(postgres_url)
+    try:
+        with Session(engine) as session:
+            game_id = _game(session).id
+            pid = session.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar()
+            with engine.connect() as killer:
+                killer.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+            statement = Raw(select(Game.__table__.c.step).where(
+                Game.__table__.c.id == bindparam("id")))
+            with pytest.raises(TRANSIENT_DB_ERRORS) as raised:
+                statement.rows(session.connection(), {"id": game_id})
+            assert raised.value.connection_invalidated
+            session.rollback()
+            assert statement.rows(session.connection(), {"id": game_id})  # a new connection
+            assert session.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar() != pid
+    finally:
+        engine.dispose()
