@@ -47,13 +47,22 @@ class Raw:
                 processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
                 if processor is not None:
                     processors[name] = processor
+            # The statement's own values (its literals: status = 'active'), which the
+            # parameters of an execution complete.
+            names = frozenset(compiled.bind_names.values())  # as the SQL names them
+            fixed = {name: compiled.binds[name].effective_value for name in names
+                     if not compiled.binds[name].required and name not in keys}
             order = tuple(compiled.positiontup) if dialect.positional else None
-            plan = plans[(self, keys)] = (compiled, processors, order)
+            plan = plans[(self, keys)] = (compiled.string, fixed, processors, order,
+                                          names - fixed.keys())
         return plan
 
-    def _parameters(self, plan, params: Mapping[str, Any]):
-        compiled, processors, order = plan
-        values = compiled.construct_params(params)
+    @staticmethod
+    def _parameters(plan, params: Mapping[str, Any]):
+        _sql, fixed, processors, order, needed = plan
+        if not needed <= params.keys():
+            raise ValueError(f"values missing for {sorted(needed - params.keys())}")
+        values = {**fixed, **params}
         for name, processor in processors.items():
             if name in values:
                 values[name] = processor(values[name])
@@ -62,7 +71,7 @@ class Raw:
     def execute(self, connection: Connection, params: Mapping[str, Any]):
         """Run it with one set of values; return the driver's cursor (its ``rowcount``)."""
         plan = self._plan(connection.dialect, tuple(sorted(params)) if self._keyed else ())
-        return _run(connection, plan[0].string, "execute", self._parameters(plan, params))
+        return _run(connection, plan[0], "execute", self._parameters(plan, params))
 
     def executemany(self, connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
         """Run it once per set of values (all with the same keys), in one driver call."""
@@ -70,7 +79,7 @@ class Raw:
         if not rows:
             return
         plan = self._plan(connection.dialect, tuple(sorted(rows[0])) if self._keyed else ())
-        _run(connection, plan[0].string, "executemany",
+        _run(connection, plan[0], "executemany",
              [self._parameters(plan, row) for row in rows]).close()
 
     def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[tuple]:

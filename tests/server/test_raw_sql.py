@@ -182,3 +182,13 @@ def test_a_connection_the_database_dropped_is_invalidated_and_the_task_retries(p
             assert session.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar() != pid
     finally:
         engine.dispose()
+
+
+def test_a_value_missing_is_named_and_nothing_runs(session):
+    games = Game.__table__
+    game_id = _game(session).id
+    statement = Raw(update(games).where(games.c.id == bindparam("match_id"),
+                                        games.c.status == "active"))
+    with pytest.raises(ValueError, match=r"values missing for \['match_id'\]"):
+        statement.execute(session.connection(), {"step": 0})
+    assert statement.execute(session.connection(), {"step": 5, "match_id": game_id}).rowcount == 1
