@@ -42,16 +42,15 @@ class Raw:
                     or getattr(compiled, "update_prefetch", None)
                     or any(bind.expanding for bind in compiled.binds.values())):
                 raise ValueError(f"not a fixed statement: {compiled.string}")
-            processors = {}
-            for name, bind in compiled.binds.items():
-                processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
-                if processor is not None:
-                    processors[name] = processor
+            names = frozenset(compiled.bind_names.values())  # as the SQL names them
+            binds = {name: compiled.binds[name] for name in names}
+            processors = {name: processor for name, bind in binds.items()
+                          if (processor := bind.type.dialect_impl(dialect)
+                              .bind_processor(dialect)) is not None}
             # The statement's own values (its literals: status = 'active'), which the
             # parameters of an execution complete.
-            names = frozenset(compiled.bind_names.values())  # as the SQL names them
-            fixed = {name: compiled.binds[name].effective_value for name in names
-                     if not compiled.binds[name].required and name not in keys}
+            fixed = {name: bind.effective_value for name, bind in binds.items()
+                     if not bind.required and name not in keys}
             order = tuple(compiled.positiontup) if dialect.positional else None
             plan = plans[(self, keys)] = (compiled.string, fixed, processors, order,
                                           names - fixed.keys())
@@ -141,6 +140,4 @@ def _plans(dialect) -> dict:
     itself: they go with the engine (tests make thousands), and every engine compiles with its
     own settings (its JSON serializer)."""
     plans = dialect.__dict__.get(_PLANS)
-    if plans is None:
-        plans = dialect.__dict__.setdefault(_PLANS, {})
-    return plans
+    return plans if plans is not None else dialect.__dict__.setdefault(_PLANS, {})

@@ -83,8 +83,8 @@ _OUTBOX_INSERT = Raw(OutboxMessage.__table__.insert(), returning_id=True)
 
 def write(session: Session, kind: str, payload: dict) -> int:
     """Add an outbox row in the session's transaction with one INSERT (no unit of work, no
-    SQLAlchemy execution) and return its id; it is sent by ``publish_written`` once the transaction commits, like a
-    row added with ``session.add``."""
+    SQLAlchemy execution) and return its id; it is sent by ``publish_written`` once the
+    transaction commits, like a row added with ``session.add``."""
     row_id = _OUTBOX_INSERT.insert_id(session.connection(), {
         "kind": kind, "payload": payload, "created_at": utcnow(), "attempts": 0})
     session.info.setdefault(_FLUSHED, []).append(Written(row_id, kind, dict(payload)))

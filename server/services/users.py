@@ -69,6 +69,7 @@ def issue_token(session: Session, user_id: int) -> str:
 _TOKEN_OWNER = Raw(select(*User.__table__.c, ApiToken.last_used_at)
                    .join(ApiToken, ApiToken.user_id == User.id)
                    .where(ApiToken.token_hash == bindparam("token_hash")))
+_USER_COLUMNS = tuple(User.__table__.c.keys())  # the order of the row's first columns
 
 
 def user_for_token(session: Session, token: str) -> User | None:
@@ -86,9 +87,6 @@ def token_owner(session: Session, token: str) -> tuple[User | None, datetime | N
     user = User(**dict(zip(_USER_COLUMNS, columns)))
     make_transient_to_detached(user)  # a row of the database, as if loaded and expunged
     return user, last_used
-
-
-_USER_COLUMNS = tuple(User.__table__.c.keys())
 
 
 def use_is_stale(last_used_at: datetime | None, every_seconds: float = 3600) -> bool:
