@@ -13,7 +13,9 @@ Rulings (RULINGS.md) where the rules are silent:
   upsetting player must have "the higher total". A successful upset reverses the placing, as the
   rules say (last becomes first), and each place keeps the column it had.
 - A first-place tie between candidates who each laid the one card they had left cannot be
-  buried (it would come back for ever): nobody wins the state(s) (``set_aside``).
+  buried (it would come back for ever): nobody wins the state(s) (``set_aside``). Nor is a state
+  card buried twice in an election: tied again when it comes back, nobody wins it; so an
+  election has at most one buried round for each state card.
 """
 from itertools import permutations
 
@@ -102,7 +104,8 @@ def place(g) -> None:
     popular = s["options"]["count"] == "popular"
     # "on the first State card": while nothing is on the scoreboard in this election
     if len(top) > 1 and (not popular or not any(_contest(g)["tally"].values())):
-        if all(len(s["plays"][x]["cards"]) == 1 and not s["hands"][x] for x in top):
+        if all(len(s["plays"][x]["cards"]) == 1 and not s["hands"][x] for x in top) \
+                or any(c in s.get("buried", []) for c in s["table"]):
             set_aside(g, top)
         else:
             bury(g, top)
@@ -292,6 +295,7 @@ def bury(g, top) -> None:
     g.note("{seats} tie for first place: {states} go back into the deck and the campaign cards "
            "go back to the hands.", seats=top, states=list(s["table"]))
     s["deck"] = sorted(s["deck"] + s["table"])
+    s["buried"] = sorted(s.get("buried", []) + s["table"])
     for seat, play in s["plays"].items():
         s["hands"][seat] = sorted(s["hands"][seat] + play["cards"])
     s["round_result"] = {"buried": top}
@@ -300,11 +304,16 @@ def bury(g, top) -> None:
 
 def set_aside(g, top) -> None:
     """Ruling: a first-place tie that would only come back - every tied candidate laid the one
-    card he holds, so he could lay nothing else - is not buried (that would repeat forever): the
-    state card(s) go to nobody and the round is played."""
+    card he holds, so he could lay nothing else, or the state card was buried once already in
+    this election - is not buried (that would repeat forever): the state card(s) go to nobody
+    and the round is played."""
     s = g.s
-    g.note("{seats} tie for first place with their last card: nobody wins {states}.", seats=top,
-           states=list(s["table"]))
+    if any(c in s.get("buried", []) for c in s["table"]):
+        g.note("{seats} tie for first place again on {states}, buried once already: nobody wins "
+               "them.", seats=top, states=list(s["table"]))
+    else:
+        g.note("{seats} tie for first place with their last card: nobody wins {states}.",
+               seats=top, states=list(s["table"]))
     s["round_result"] = {"set_aside": top}
     finish_round(g)
 

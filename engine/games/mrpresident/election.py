@@ -9,6 +9,10 @@
 - An election is decided as soon as its result can no longer change (RULINGS.md): a majority
   reached ("first party to score a majority ... wins"), nobody able to reach one any more, or under
   plurality a lead the remaining votes cannot overturn. The popular vote plays every card.
+- Ruling (RULINGS.md, "Every game ends"): the third election of a game is the last. In it the most
+  votes win (as under the plurality option); a tie in it goes to the tied candidate (or party)
+  with the most votes over all the game's elections, and a tie in that is drawn by lot. So a game
+  holds at most three elections, and nothing can replay it for ever.
 - NOMINEE VERSION: both parties' conventions on the same electoral cards at once; the winner of
   each is its presidential candidate, the other its vice-presidential candidate (a tie in votes
   is settled by lot); then the national election between the parties, hands whole again and the
@@ -17,6 +21,8 @@
 from engine.core.protocol import Outcome
 
 from .data import CARDS, MAJORITY, PARTIES, STATES
+
+LAST_ELECTION = 3       # the third election of a game is decided whatever happens (the ruling)
 from .flow import then
 from .messages import msg
 from .rounds import playing_seats, start_round, votes_of
@@ -50,12 +56,20 @@ def deal(g) -> None:
         "refills": {x: 3 if replays else 0 for x in s["seats"]},
         "doubles": {x: 0 if g.dial else 1 for x in s["seats"]},
         "plays": {}, "placing": None, "hidden_from": None, "contests": contests(g),
+        "buried": [],
     })
+    if s["stage"] == "national" and s["election"] == LAST_ELECTION:
+        g.note("This is election {n}, the last: the most votes win it, and a tie goes to the most "
+               "votes over all the elections, then to the lot.", n=LAST_ELECTION)
     start_round(g)
 
 
+def last_election(g) -> bool:
+    return g.s["stage"] == "national" and g.s["election"] >= LAST_ELECTION
+
+
 def majority_needed(g, name) -> bool:
-    return name == "national" and not g.s["options"]["plurality"]
+    return name == "national" and not g.s["options"]["plurality"] and not last_election(g)
 
 
 def clinched(g, name, contest) -> bool:
@@ -102,6 +116,23 @@ def end_election(g) -> None:
     contest = s["contests"]["national"]
     winner = national_winner(g, contest)
     record = {"election": s["election"], "tally": dict(contest["tally"]), "ev": dict(contest["ev"])}
+    if winner is None and last_election(g):
+        top = _top(contest["tally"])
+        if s["options"]["count"] == "popular":
+            top = _top({k: contest["ev"][k] for k in top})
+        if len(top) == 1:
+            g.note("Nobody has a majority of {n} electoral votes, and election {m} is the last: "
+                   "the most electoral votes win it.", n=MAJORITY, m=s["election"])
+        else:
+            g.note("Election {n} is the last and ends tied: the most votes over all the "
+                   "elections decide.", n=s["election"])
+            overall = {k: contest["tally"][k] + sum(p["tally"][k] for p in s["past"])
+                       for k in top}
+            top = _top(overall)
+            if len(top) > 1:
+                g.call("lot", then="elected_by_lot", groups=[top], drawn=[])
+                return
+        winner = top[0]
     if winner is None:
         s["past"].append(record)
         if s["options"]["count"] == "popular":
@@ -114,6 +145,25 @@ def end_election(g) -> None:
         s["election"] += 1
         deal(g)
         return
+    elected(g, record, winner)
+
+
+@then
+def elected_by_lot(g, f) -> None:
+    """The last election's tie, still tied over all the elections, drawn by lot."""
+    s = g.s
+    contest = s["contests"]["national"]
+    winner = f["drawn"][0][0]
+    if s["nominees"]:
+        g.note("By lot, the {party} wins the election.", party=winner)
+    else:
+        g.note("By lot, {seat} wins the election.", seat=winner)
+    elected(g, {"election": s["election"], "tally": dict(contest["tally"]),
+                "ev": dict(contest["ev"])}, winner)
+
+
+def elected(g, record: dict, winner: str) -> None:
+    s = g.s
     s["result"] = {**record, "winner": winner, "president": _president(s, winner),
                    "vice": _vice(s, winner)}
     if s["nominees"]:

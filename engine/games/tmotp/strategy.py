@@ -12,6 +12,19 @@ def required(g) -> int:
     return 1 if g.s["turn"] <= 5 else 2
 
 
+def strategy_cards_kept(g, seat: str, hand: list, candidate_ready: bool) -> int:
+    """How many allowed Campaign Strategy cards ``seat`` can still bring to this turn's Campaign
+    Strategy Phase (at most the number required), holding ``hand`` with his plays of the turn
+    still to come after the current one, playing first his Gathering Momentum cards and his
+    candidate card when it is ready (it leaves the hand whole). GMT 4. Note: "Players must make
+    sure to retain a valid Campaign Strategy card in their hand until the Campaign Strategy
+    Phase"; see RULINGS.md, Keeping a Campaign Strategy card."""
+    plays_left = 5 - g.s["phase"]               # one play in each of the five Activity Phases
+    spent = max(0, plays_left - (1 if candidate_ready else 0))
+    allowed = sum(1 for c in hand if CARDS[c]["campaign_strategy_allowed"])
+    return min(required(g), allowed, max(0, len(hand) - spent))
+
+
 def campaign_strategy(g) -> None:
     g.s["round"] = "campaign_strategy"
     g.call("campaign_strategy", then="run_queue")
@@ -20,8 +33,9 @@ def campaign_strategy(g) -> None:
 def strategy_choices(g, seat: str) -> list:
     """Return the legal sets of strategy cards; Gathering Momentum cards are not allowed.
 
-    Ruling: a hand with fewer allowed cards than required commits all it has (possibly none);
-    the rulebook only tells players to keep a valid card, and the game must go on.
+    Ruling: a hand with fewer allowed cards than required commits all it has (possibly none):
+    the Activity Phases keep as many as the player's own plays can (``strategy_cards_kept``),
+    and what chance or an event took from the hand cannot be made up; the game must go on.
     """
     allowed = [c for c in g.s["hands"][seat] if CARDS[c]["campaign_strategy_allowed"]]
     k = min(required(g), len(allowed))

@@ -137,6 +137,29 @@ def play_actions(g, seat: str, cards: list, allow_vp: bool) -> list:
     return out or ["pass"]
 
 
+def keeping_strategy_cards(g, seat: str, plays: list) -> list:
+    """The ``plays`` that keep as many allowed Campaign Strategy cards for the end of the turn as
+    the best of them (``strategy.strategy_cards_kept``): a play, or the Vice President card
+    option's discard, may not throw away a card the player needs and could have kept."""
+    from .strategy import strategy_cards_kept
+    hand, ready = g.s["hands"][seat], not g.s["exhausted"][seat]
+    kept = {}
+    for play in plays:
+        words = play.split()
+        which = words[1] if len(words) > 1 else None
+        if which not in kept:
+            if which is None:                   # pass: nothing leaves the hand
+                kept[which] = strategy_cards_kept(g, seat, hand, ready)
+            elif which == "candidate":
+                kept[which] = strategy_cards_kept(g, seat, hand, False)
+            else:
+                rest = list(hand)
+                rest.remove(int(which))
+                kept[which] = strategy_cards_kept(g, seat, rest, ready)
+    best = max(kept.values())
+    return [play for play in plays if kept[play.split()[1] if " " in play else None] == best]
+
+
 def preempt_price(g, seat: str) -> int:
     from .effects import preempt_cost
     return preempt_cost(g, seat)
@@ -149,7 +172,8 @@ class Activity(Step):
     def actions(self, g, f, seat):
         if "vp_card" in f:
             return play_actions(g, seat, [f["vp_card"]], allow_vp=False)
-        return play_actions(g, seat, g.s["hands"][seat], allow_vp=True)
+        return keeping_strategy_cards(g, seat, play_actions(g, seat, g.s["hands"][seat],
+                                                             allow_vp=True))
 
     def do(self, g, f, seat, action):
         words = action.split()

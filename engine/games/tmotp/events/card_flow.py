@@ -407,6 +407,8 @@ def why_illegal(g, f, seat, verb, args) -> str | None:
     if f["step"] == "discard_redraw":
         if verb not in ("discard", "done"):
             return g.prompt(seat)
+        if verb == "done":
+            return None if not args else g.prompt(seat)
         ids = [_card_word(a) for a in args]
         for word, cid in zip(args, ids):
             if cid not in g.s["hands"][seat]:
@@ -417,9 +419,13 @@ def why_illegal(g, f, seat, verb, args) -> str | None:
     if f["step"] == "pick_discard":
         if verb not in ("take", "done"):
             return g.prompt(seat)
-        cid = _card_word(args[0])
+        if verb == "done":
+            return None
+        cid = _card_word(args[0]) if args else None
         if cid is None or cid not in g.s["discard"]:
-            return msg("Card {word} is not in the discard pile.", word=args[0])
+            return msg("Card {word} is not in the discard pile.", word=args[0] if args else "")
+        if cid in f["cards"]:
+            return None
         if f["card"] == 29:
             return msg("{card} lets you take back {card_taken} only.", card=29,
                        card_taken=HENRY_CABOT_LODGE)

@@ -96,7 +96,7 @@ def remove_support(g, chooser: str, target: str, total: int, per_state: int, all
     remove_support_continue(g)
 
 
-def _removable(g, f) -> list:
+def removable(g, f) -> list:
     return [st for st in f["allowed"]
             if own(g.s["support"][st], f["target"]) and f["taken"].get(st, 0) < f["per_state"]]
 
@@ -106,7 +106,7 @@ class RemoveSupport(Step):
     name = "remove_support"
 
     def actions(self, g, f, seat):
-        return (["done"] if f.get("optional", True) else []) + [f"remove {st}" for st in _removable(g, f)]
+        return (["done"] if f.get("optional", True) else []) + [f"remove {st}" for st in removable(g, f)]
 
     def do(self, g, f, seat, action):
         if action == "done":
@@ -130,7 +130,7 @@ class RemoveSupport(Step):
 
 def remove_support_continue(g) -> None:
     f = g.top
-    if f["left"] <= 0 or not _removable(g, f):
+    if f["left"] <= 0 or not removable(g, f):
         g.end()
 
 
