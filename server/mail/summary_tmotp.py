@@ -18,12 +18,23 @@ def _leader(entry: dict, seats: dict[str, str]) -> str | None:
 
 
 def electoral_votes(view: dict) -> dict[str, int]:
-    """Electoral votes of the states each candidate leads in (support cubes), as the board shows."""
+    """The electoral votes each candidate has: once Election Day's Final Tally is made, the
+    tally the engine's outcome gives (Unpledged Electors' states counted for nobody); before,
+    those of the states each leads in (support cubes), as the board shows. Every page, mail and
+    replay shows this one tally."""
+    final = (view.get("result") or {}).get("electoral_votes")
+    if final:
+        return {seat: final.get(seat, 0) for seat in SEAT_NAMES}
     votes = {seat: 0 for seat in SEAT_NAMES}
     for code, entry in view["states"].items():
         if entry.get("leader") in votes:
             votes[entry["leader"]] += STATES[code]["ev"]
     return votes
+
+
+def unpledged(view: dict) -> set[str]:
+    """The states the Final Tally gave to nobody (Unpledged Electors), once it is made."""
+    return set((view.get("result") or {}).get("unawarded") or [])
 
 
 def card_name(card_id: int, locale: str = "en") -> str:
@@ -65,8 +76,11 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
     opponent = next((s for s in SEAT_NAMES if s != seat), None) if seat else None
     leading = max(votes, key=votes.get) if votes and len(set(votes.values())) > 1 else None
     hands = view.get("hands") or {}
+    nobody = unpledged(view)
     states = [{"code": code, "name": STATES[code]["name"], "ev": STATES[code]["ev"],
-               "leader": _leader(entry, seats), "leader_seat": entry.get("leader"),
+               "leader": None if code in nobody else _leader(entry, seats),
+               "leader_seat": None if code in nobody else entry.get("leader"),
+               "unpledged": code in nobody,
                "cubes": entry.get("support", 0), "carried": bool(entry.get("carried"))}
               for code, entry in sorted(view["states"].items())]
     return {
@@ -78,6 +92,7 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
         # "seat" and "leader_seat" are the seats' keys, for markup (a CSS class) that must not
         # change with the language of the names.
         "votes": [{"seat": s, "name": seats[s], "ev": votes[s]} for s in SEAT_NAMES],
+        "votes_final": bool((view.get("result") or {}).get("electoral_votes")),
         "lead": ({"name": seats[leading],
                   "by": votes[leading] - min(votes.values())} if leading else None),
         "momentum": [{"name": seats[s], "markers": view["momentum"][s]}

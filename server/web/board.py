@@ -169,7 +169,8 @@ def round_name(view: dict) -> str:
 
 def _map_words() -> dict[str, str]:
     return {"ev": _("EV"), "cubes": _("support cubes"), "carried": _("carried"),
-            "no_leader": _("no support"), "token": _("{name}'s candidate token here")}
+            "no_leader": _("no support"), "token": _("{name}'s candidate token here"),
+            "unpledged": _("nobody (unpledged electors)")}
 
 
 def _card(card_id: int, loc: str) -> dict:

@@ -47,6 +47,8 @@ def _label(state: dict, seat_names: dict[str, str], words: dict[str, str]) -> st
         lead = f"{leader} {state.get('cubes', 0)} {words['cubes']}"
         if state.get("carried"):
             lead += f" ({words['carried']})"
+    elif state.get("unpledged"):
+        lead = words.get("unpledged", words["no_leader"])
     else:
         lead = words["no_leader"]
     return f"{state['name']} — {state['ev']} {words['ev']} — {lead}"

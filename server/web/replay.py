@@ -196,8 +196,8 @@ def _tally(view: dict, loc: str) -> dict:
     the board as it stood when the game ended (a resignation, a forfeit)."""
     seat_words = terms(loc)["seats"]
     final = view.get("result") or {}
-    unawarded = set(final.get("unawarded") or [])
-    votes = final.get("electoral_votes") or summary_tmotp.electoral_votes(view)
+    unawarded = summary_tmotp.unpledged(view)
+    votes = summary_tmotp.electoral_votes(view)
     rows = []
     for code, entry in sorted(view["states"].items(), key=lambda item: STATES[item[0]]["name"]):
         seat = entry.get("leader") if code not in unawarded else None
