@@ -32,8 +32,7 @@ def _choices(g, f, seat, verb, args):
     given = " ".join([verb, *args])
     if given in g.legal_actions(seat):
         return None
-    return msg("'{action}' is not one of your choices now: {prompt}", action=given,
-               prompt=g.prompt(seat))
+    return msg("'{action}' is not allowed now: {prompt}", action=given, prompt=g.prompt(seat))
 
 
 def _play(g, f, seat, verb, args):
