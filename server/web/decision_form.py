@@ -67,13 +67,22 @@ def _activity(form, legal, view, words) -> None:
     # The hand, then any card the step offers from elsewhere (a card taken to be played).
     played = [int(a.split()[1]) for a in legal if a.split()[0] in ("play", "vp")
               and a.split()[1].isdigit()]
-    for cid in dict.fromkeys([*view["hands"].get(seat, []), *played]):
+    hand = view["hands"].get(seat, [])
+    # After the Vice President card's discard only that card is played, from outside the hand.
+    vp_frame = bool(played) and not any(c in hand for c in played) and \
+        not any(a.startswith("play candidate") for a in legal)
+    for cid in dict.fromkeys([*hand, *played]):
         modes = [m for m in MODES if f"play {cid} {m}" in legal_set]
         vp = f"vp {cid}" in legal_set
         if modes or vp:
             rows.append({**words.card(cid), "modes": [
                 {"value": f"play {cid} {m}", "label": words.mode(m)} for m in modes]
                 + ([{"value": f"vp {cid}", "label": _("Discard for your VP card")}] if vp else [])})
+        elif cid in hand and not vp_frame:
+            # A card of the hand with no way to play it now: the rules keep it for the
+            # Campaign Strategy Phase (engine/games/tmotp/RULINGS.md); it is shown, and why.
+            rows.append({**words.card(cid), "modes": [],
+                         "kept": _("Keep it: you need it as your Campaign Strategy card.")})
     form["rows"] = rows
     form["preempt"] = any(a.endswith(" preempt") for a in legal)
     other = [a for a in legal if not a.endswith(" preempt")

@@ -283,3 +283,24 @@ def test_every_control_of_the_decision_forms_has_a_label(app, jack, dick):
                 kinds.add(re.search(r'data-kind="(\w+)"', page).group(1))
                 reader.post_form(f"/games/{gid}", f"/games/{gid}/order", fields)
     assert {"activity", "choices"} <= kinds and seen > 100
+
+
+def test_a_card_kept_for_campaign_strategy_is_shown_with_why(app):
+    """Fifth Activity Phase holding a Gathering Momentum card and one other: the other card has
+    no way to be played (it must be kept for the Campaign Strategy Phase). The hand's table still
+    shows it, with no choice and the reason; after the Vice President card's discard the hand is
+    not listed at all (only that card is played)."""
+    from tests.engine.scenarios.test_keeping_strategy_card import at_phase
+    g = at_phase("gmt", 1, 5, [14, 36], vp_cards=True)
+    with app.test_request_context():
+        form = _form(g, "kennedy")
+        kept = [r for r in form["rows"] if r.get("kept")]
+        assert [r["id"] for r in kept] == [36] and kept[0]["modes"] == []
+        assert "Campaign Strategy card" in kept[0]["kept"]
+        assert [r["id"] for r in form["rows"] if r["modes"]] == [14]
+        g = at_phase("gmt", 1, 4, [14, 36, 38], vp_cards=True)
+        g.apply("kennedy", "vp 36")
+        form = _form(g, "kennedy")
+        assert not any(r.get("kept") for r in form["rows"])
+        assert [m["value"].split()[1] for r in form["rows"] for m in r["modes"]] \
+            and all(m["value"].split()[1] == "39" for r in form["rows"] for m in r["modes"])
