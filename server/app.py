@@ -17,6 +17,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config.from_env())
     if test_config:
         app.config.from_mapping(test_config)
+    config.check(app.config)  # no default secret key on a server others can reach
     Path(app.config["VAR_DIR"]).mkdir(parents=True, exist_ok=True)
 
     db.init_app(app)

@@ -14,6 +14,14 @@ from typing import Mapping
 PREFIX = "WHISTLESTOP_"
 
 DEV_SECRET_KEY = "dev-only-not-secret"
+# The file scripts/run writes a random key into on first start (in VAR_DIR), read when
+# WHISTLESTOP_SECRET_KEY is not set: the embedded default signs its links with a key of its own.
+SECRET_KEY_FILE = "secret_key"
+MIN_SECRET_KEY_LENGTH = 32
+
+
+class ConfigError(RuntimeError):
+    """A setting the server refuses to start with; the message names the variable."""
 
 
 def _get(env: Mapping[str, str], name: str, default: str) -> str:
@@ -29,7 +37,7 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
     broker_dir = Path(_get(env, "BROKER_DIR", str(var_dir / "broker"))).resolve()
     return {
         "VAR_DIR": str(var_dir),
-        "SECRET_KEY": _get(env, "SECRET_KEY", DEV_SECRET_KEY),
+        "SECRET_KEY": _get(env, "SECRET_KEY", _key_file(var_dir) or DEV_SECRET_KEY),
         "DATABASE_URL": _get(env, "DATABASE_URL", f"sqlite:///{var_dir / 'whistlestop.db'}"),
         # kombu's filesystem transport: a folder of JSON files, so the embedded mode needs no
         # Redis or RabbitMQ. Production sets redis://... here.
@@ -112,3 +120,56 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # `whistlestop stuck-steps`: a decision waiting this long (seconds; 7 days) is reported.
         "DECISION_STUCK_AFTER_SECONDS": int(_get(env, "DECISION_STUCK_AFTER_SECONDS", "604800")),
     }
+
+
+def _key_file(var_dir: Path) -> str:
+    """The key scripts/run wrote into VAR_DIR, or "" when there is none."""
+    try:
+        return (var_dir / SECRET_KEY_FILE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def write_key_file(var_dir: str | Path) -> Path:
+    """Write a random secret key into VAR_DIR (once: an existing one is kept), readable by its
+    owner only; scripts/run calls it on every start."""
+    import secrets
+
+    path = Path(var_dir) / SECRET_KEY_FILE
+    if not _key_file(Path(var_dir)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(secrets.token_urlsafe(48) + "\n")
+    return path
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether a base URL names this machine only (localhost, 127.0.0.0/8, ::1)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check(cfg: Mapping) -> None:
+    """Refuse settings that would be unsafe on a server others can reach: a secret key that is
+    the built-in default, empty or short while BASE_URL is not a loopback address (anybody who
+    knows the key can sign links to every seat and sign in as anybody)."""
+    key = cfg.get("SECRET_KEY") or ""
+    if is_loopback_url(cfg.get("BASE_URL", "")):
+        return
+    if key == DEV_SECRET_KEY or len(key) < MIN_SECRET_KEY_LENGTH:
+        why = "is the built-in development default" if key == DEV_SECRET_KEY else \
+            "is empty" if not key else f"is only {len(key)} characters long"
+        raise ConfigError(
+            f"{PREFIX}SECRET_KEY {why}, and {PREFIX}BASE_URL ({cfg.get('BASE_URL')}) is not a "
+            f"loopback address: set {PREFIX}SECRET_KEY to a random value of at least "
+            f"{MIN_SECRET_KEY_LENGTH} characters (for instance: python3 -c 'import secrets; "
+            f"print(secrets.token_urlsafe(48))') before serving others.")

@@ -209,6 +209,7 @@ def test_the_help_page_has_the_notation_the_house_values_and_the_rulings(app, ja
         assert f'id="chart-{n}"' in page
     assert "Close Vote Column" in page and "35/33/32" in page
     assert "Replayed elections" in page and "The scorer leads" in page  # RULINGS.md
+    assert "Every game ends: the third election is the last." in page   # issue 22
     notation = text(app.test_client().get("/help/notation/mrpresident").data)
     assert 'href="/help/mrpresident"' in notation
     gid = new_mrpresident_game(jack, [dick])
