@@ -5,8 +5,11 @@ installation's secret (itsdangerous, salted for this use) and timestamped: it ex
 LINK_MAX_AGE_SECONDS. Opening it (GET) only shows the decision with that choice described;
 mail scanners open every link, so nothing changes until the page's form is sent (POST). A
 link commits its order once: the sha256 of the token is stored with the order, in its
-transaction. A link for a step that has moved on shows what happened since and the current
-decision, with fresh links.
+transaction, as the digest of what its signature covers (every encoding of one token is the
+same link). A link is good for its own step only: opened after the step is over it shows what
+happened since (the public notes) and the way to the game page, which needs a signed-in
+session; it never makes fresh links (those come only in a new mail), so a link that leaked
+gives nothing beyond its own step.
 """
 
 from __future__ import annotations
@@ -55,14 +58,27 @@ def make(secret: str, game_id: int, seat: str, step: int, action: str, user_id: 
 
 
 def digest(token: str) -> str:
+    """The sha256 of a token's text (kept for links used before canonical digests)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def canonical_digest(kind: str, data, timestamp) -> str:
+    """The sha256 of what a token's signature covers, decoded: its payload (as canonical JSON)
+    and its time. Every encoding of one token that the signature accepts (padding added,
+    another base64 spelling of the same bytes) has this one digest, so "works once" holds
+    for the token whatever text carries it."""
+    import json
+    stamp = int(timestamp.timestamp()) if hasattr(timestamp, "timestamp") else int(timestamp)
+    body = json.dumps([kind, data, stamp], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def read(session: Session, secret: str, token: str, game_id: int, max_age: float) -> Link:
     """The link ``token`` makes, checked against the game in its URL, the seat's player now and
     the links used; raise LinkRefused."""
     try:
-        data = _serializer(secret).loads(token, max_age=max_age)
+        data, signed_at = _serializer(secret).loads(token, max_age=max_age,
+                                                     return_timestamp=True)
     except SignatureExpired:
         raise LinkRefused("expired", "This link has expired: links in mails work for "
                           f"{_days(max_age)}. The game page shows your decision now.") from None
@@ -71,7 +87,7 @@ def read(session: Session, secret: str, token: str, game_id: int, max_age: float
                           "copy the whole link from the mail, or open the game page.") from None
     try:
         link = Link(int(data["g"]), str(data["s"]), int(data["t"]), str(data["a"]),
-                    int(data["u"]), int(data["n"]), digest(token))
+                    int(data["u"]), int(data["n"]), canonical_digest(SALT, data, signed_at))
     except (KeyError, TypeError, ValueError):
         raise LinkRefused("tampered", "This link is damaged or was not made by this server.")
     if link.game_id != game_id:

@@ -8,7 +8,6 @@ every link); its POST signs the browser in and records the link's digest, so it 
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -35,9 +34,13 @@ def request(session: Session, user: User, next_path: str = "/") -> None:
 
 
 def safe_next(path: str | None) -> str:
-    """A page of this site to go to after signing in (never another site)."""
-    path = path or "/"
-    if not path.startswith("/") or path.startswith("//") or "\\" in path or len(path) > 300:
+    """A page of this site to go to after signing in (never another site): a path starting with
+    one slash, with no backslash, no white space or control character (browsers drop tabs and
+    newlines from a URL, so "/\t/evil.example" would become "//evil.example"), at most 300
+    characters; anything else goes to the lobby."""
+    path = path if isinstance(path, str) else "/"
+    if not path.startswith("/") or path.startswith("//") or "\\" in path or len(path) > 300 \
+            or any(c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 for c in path):
         return "/"
     return path
 
@@ -54,7 +57,8 @@ def url(secret: str, base_url: str, user_id: int, nonce: str, next_path: str = "
 def read(session: Session, secret: str, value: str, max_age: float) -> tuple[User, str, str]:
     """(the user, the page to go to, the token's digest); raise SignInRefused."""
     try:
-        data = URLSafeTimedSerializer(secret, salt=SALT).loads(value, max_age=max_age)
+        data, signed_at = URLSafeTimedSerializer(secret, salt=SALT).loads(
+            value, max_age=max_age, return_timestamp=True)
         user_id, next_path = int(data["u"]), safe_next(str(data["p"]))
     except SignatureExpired:
         raise SignInRefused("expired") from None
@@ -63,7 +67,9 @@ def read(session: Session, secret: str, value: str, max_age: float) -> tuple[Use
     user = session.get(User, user_id)
     if user is None:
         raise SignInRefused("tampered")
-    digest = hashlib.sha256(value.encode()).hexdigest()
+    # What the signature covers, decoded: every encoding of one link is the same link.
+    from server.services.links import canonical_digest
+    digest = canonical_digest(SALT, data, signed_at)
     if session.exec(select(UsedSignIn.id).where(UsedSignIn.digest == digest)).first():
         raise SignInRefused("used")
     return user, next_path, digest

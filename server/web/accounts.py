@@ -139,12 +139,19 @@ def enter(token: str):
             user, next_path, digest = sign_in.read(
                 session, current_app.config["SECRET_KEY"], token,
                 current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
-            sign_in.use(session, user, digest)
         except sign_in.SignInRefused as refused:
             return _refused(refused.kind)
+        # Everything that could fail comes before the link is used up: a failure here leaves
+        # the link good for another try.
         login_user(WebUser.of(user), remember=False)
         cookie.permanent = True
-    return redirect(next_path, 303)
+        answer = redirect(next_path, 303)
+        try:
+            sign_in.use(session, user, digest)
+        except sign_in.SignInRefused as refused:  # used meanwhile by another request
+            logout_user()
+            return _refused(refused.kind)
+    return answer
 
 
 @bp.post("/sign-out")

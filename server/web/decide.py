@@ -5,8 +5,9 @@ decision form as the game page (server/web/decision_form.py), the mail's choice 
 never changes anything (mail scanners and link previews open every link). POST from that page
 commits the mail's choice, or what the form says instead (the link vouches for its seat at its
 step, as every link of the same mail does), through the same order service as the API; either
-way the link is then used. A refused link says why on a clear page; a
-link whose step has moved on shows what happened since and the decision now, with new links.
+way the link is then used. A refused link says why on a clear page. A link is good for its own
+step only: once the step has moved on it shows what happened since and the way to the game
+page (which needs a signed-in session), never the decision now nor fresh links.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from sqlalchemy.exc import IntegrityError
 import engine.core as game_engine
 from server import db
 from server.mail import game_text
-from server.mail.contexts import MAX_LISTED
 from server.models import Game, User
 from server.services import games, links, play
 from server.web import board, decision_form, seats
@@ -116,10 +116,6 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
     decision = games.decision_for(session, game, link.seat, state)
     current = (game.status == "active" and game.step == link.step
                and (outcome is None or not outcome.accepted))
-    notes = view.get("notes", [])
-    fresh = links.choices(current_app.config["SECRET_KEY"], current_app.config["BASE_URL"],
-                          game.id, link.seat, game.step, decision["legal_actions"], link.user_id,
-                          len(notes), MAX_LISTED) if decision["active"] else []
     offered = confirm and current and link.action in decision["legal_actions"]
     locale = user.locale if user else "en"
     # The link, unused and of this step, vouches for the form; else fresh links of the step now.
@@ -132,12 +128,14 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
         game_url=_game_url(game.id), outcome=outcome, refusal=refusal,
         reason=game_text.text(outcome.reason, locale) if outcome else "",
         changes=[] if current else game_text.texts(view["note_messages"][link.notes:], locale),
-        prompt=game_text.text(decision["prompt"], locale) if decision["active"] else None,
+        # The link's own step only: once it is over, what happened (public notes) and the way
+        # to the game page (a signed-in session), never the seat's decision or fresh links.
+        prompt=game_text.text(decision["prompt"], locale)
+        if decision["active"] and current else None,
         simultaneous=decision["simultaneous"],
         confirm={"action": link.action, "url": request.path} if offered else None,
-        choices=[] if form else fresh,
-        more=max(0, len(decision["legal_actions"]) - MAX_LISTED) if decision["active"] else 0,
-        form=form, step=game.step, action_url=request.path,
+        over=not current and outcome is None, form=form, step=game.step,
+        action_url=request.path,
         preselect=link.action if current else None, submit_label=_("Send this instead"))
 
 

@@ -1,6 +1,6 @@
 """Signed choice links: a GET never changes anything, a POST from the page commits once; a
 tampered, expired, reused, other-game or other-player link is refused with a clear page; a link
-whose step has moved on shows what happened since and the decision now."""
+whose step has moved on shows what happened since and the way to the game page."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def test_a_link_of_another_game_or_player_is_refused(app, store, game, players):
     assert snapshot(store) == before
 
 
-def test_a_stale_link_shows_what_happened_and_the_decision_now(app, store, game):
+def test_a_stale_link_shows_what_happened_and_the_way_to_the_game_page(app, store, game):
     client = app.test_client()
     url = link_for(app, game, action=game["legal"][-1])
     with app.app_context(), Session(store.engine) as s:  # the player answered on the API
