@@ -98,7 +98,9 @@ def read(session: Session, secret: str, token: str, game_id: int, max_age: float
     if holder != link.user_id:
         raise LinkRefused("other_player", f"This link was made for the player who held "
                           f"{link.seat} then; the seat is someone else's now.", link)
-    if session.exec(select(UsedLink.id).where(UsedLink.digest == link.digest)).first():
+    # The text's digest too: links used before digests were canonical were kept by it.
+    if session.exec(select(UsedLink.id).where(
+            UsedLink.digest.in_([link.digest, digest(token)]))).first():
         raise LinkRefused("used", "This link has been used already: each link commits its "
                           "choice once.", link)
     return link
