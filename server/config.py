@@ -93,6 +93,8 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # INBOUND_MAIL_MAX_BYTES are refused (413).
         "INBOUND_MAIL_SECRET": _get(env, "INBOUND_MAIL_SECRET", ""),
         "INBOUND_MAIL_MAX_BYTES": int(_get(env, "INBOUND_MAIL_MAX_BYTES", str(10 * 1024 * 1024))),
+        # Any other request larger than this is refused (413), chunked ones too.
+        "REQUEST_MAX_BYTES": int(_get(env, "REQUEST_MAX_BYTES", str(1024 * 1024))),
         # Webhooks (Discord, Slack): only https:// URLs unless this is true (tests, a local
         # relay); a webhook that does not answer within WEBHOOK_TIMEOUT seconds is retried.
         "WEBHOOK_ALLOW_HTTP": _get(env, "WEBHOOK_ALLOW_HTTP", "false").strip().lower()

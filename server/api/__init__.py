@@ -115,6 +115,8 @@ def init_app(app: Flask) -> Api:
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
                        "description": "An API token from POST /users or POST /me/tokens"})
+    from server.parsing import IdConverter, id_schema
+    api.register_converter(IdConverter, id_schema)  # ids in paths: 1 to the database's largest
     # A safety net: a Problem raised outside the API's views (their blueprints answer their own).
     app.register_error_handler(problems.Problem, lambda exc: exc.response())
     for blp in BLUEPRINTS:

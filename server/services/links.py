@@ -23,6 +23,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlmodel import Session, select
 
 from server.models import Seat, UsedLink
+from server.parsing import whole
 
 SALT = "whistlestop.decision-link"
 
@@ -152,7 +153,7 @@ def preferences_token(secret: str, user_id: int) -> str:
 def preferences_user(secret: str, token: str) -> int | None:
     """The user a preferences token was made for, or None if it was not made by this server."""
     user_id, _, _mac = token.partition(".")
-    if not user_id.isdigit() or len(user_id) > 18:
+    if whole(user_id) is None:
         return None
     expected = preferences_token(secret, int(user_id))
     return int(user_id) if hmac.compare_digest(expected, token) else None

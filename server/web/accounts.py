@@ -21,6 +21,7 @@ from server.models import User
 from server.services import outbox, sign_in, users
 from server.web.pages import page
 from server.web.words import N_, _, locale
+from server.parsing import whole
 
 bp = Blueprint("accounts", __name__)
 login_manager = LoginManager()
@@ -55,7 +56,7 @@ def init_app(app: Flask) -> None:
 
 @login_manager.user_loader
 def _load(user_id: str) -> WebUser | None:
-    if not user_id.isdigit():
+    if whole(user_id) is None:
         return None
     with db.reading(db.session()) as session:
         user = session.get(User, int(user_id))

@@ -25,6 +25,7 @@ from server.web import board_map, decision_form, mrpresident_board, seats
 from server.web.accounts import check_form
 from server.web.pages import page, reader
 from server.web.words import _, locale
+from server.parsing import whole
 
 bp = Blueprint("board", __name__)
 
@@ -66,7 +67,7 @@ def order(game_id: int):
             abort(403)
         refused = check_form()
         step = request.form.get("step", "")
-        step = int(step) if step.isdigit() else -1
+        step = whole(step, -1)
         stale = game.status == "active" and step != game.step
         form = form_now(session, game, seat, locale()) if not (refused or stale) else None
     if refused:

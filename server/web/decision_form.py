@@ -26,6 +26,7 @@ from server.mail import summary_tmotp
 from server.mail.terms import terms
 from server.web import mrpresident_form
 from server.web.words import _
+from server.parsing import digits, whole
 
 MODES = ("event", "campaign", "advertise", "position")
 PLACING = ("place_support", "debate_award")  # events, the Debate award: state support
@@ -207,7 +208,7 @@ def compose(data, form: dict) -> Order:
         except ValueError as problem:
             raise Refused(str(problem)) from None
     elif kind == "cards" and data.getlist("card"):
-        cards = sorted(int(c) for c in data.getlist("card") if c.isdigit())
+        cards = sorted(int(c) for c in data.getlist("card") if whole(c) is not None)
         order.lines = [" ".join([form["verb"], *map(str, cards)])]
     action = (data.get("action") or "").strip()
     if action and not order.lines:
@@ -226,7 +227,7 @@ def _chosen(data, most: dict) -> list[tuple[str, int]]:
         raw = (data.get("n." + code) or "").strip()
         if not raw or raw == "0":
             continue
-        if not raw.isdigit() or (top is not None and int(raw) > top):
+        if whole(raw) is None or (top is not None and int(raw) > top):
             raise Refused(_("%(place)s: write a whole number from 0 to %(n)s.",
                             place=code, n=top))
         out.append((code, int(raw)))
@@ -267,7 +268,7 @@ def _most(legal, verb: str) -> dict[str, int]:
 
 
 def _numbers(action: str) -> list[int]:
-    return [int(w) for w in action.split()[1:] if w.isdigit()]
+    return [int(w) for w in action.split()[1:] if digits(w)]
 
 
 class Words:
@@ -321,7 +322,7 @@ class Words:
         for kind in ("regions", "issues", "seats"):
             if word in self.t[kind]:
                 return self.t[kind][word]
-        if word.isdigit() and int(word) in CARDS:
+        if digits(word) and int(word) in CARDS:
             return summary_tmotp.card_name(int(word), self.loc)
         return {"yes": _("Yes"), "no": _("No"), "none": _("None"), "accept": _("Keep the draw"),
                 "redraw": _("Draw again"), "campaign": _("Campaigning"),

@@ -40,10 +40,14 @@ from server import db
 from server.api.problems import problem_response
 from server.mail import replies
 from server.services import outbox
+from server import request_limits
 
 log = logging.getLogger("whistlestop.mail")
 
 bp = Blueprint("inbound", __name__)
+# The hook takes mails up to INBOUND_MAIL_MAX_BYTES, not the app's request limit (chunked too).
+bp.record_once(lambda state: request_limits.allow(state.app, "inbound.receive",
+                                                  "INBOUND_MAIL_MAX_BYTES"))
 
 RAW_TYPES = ("message/rfc822", "text/plain", "application/octet-stream")
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
@@ -58,6 +62,14 @@ class Refused(Exception):
     def __init__(self, status: int, detail: str, headers: dict | None = None):
         super().__init__(detail)
         self.status, self.detail, self.headers = status, detail, headers or {}
+
+
+@bp.errorhandler(413)
+def _too_large(error):
+    """A body past INBOUND_MAIL_MAX_BYTES (refused before the view, chunked ones too)."""
+    limit = int(current_app.config["INBOUND_MAIL_MAX_BYTES"])
+    return _problem(413, f"The request is larger than this server takes ({limit} bytes, "
+                         f"INBOUND_MAIL_MAX_BYTES).")
 
 
 @bp.post("/inbound/mail")
@@ -120,7 +132,6 @@ def _credential(header: str) -> str | None:
 
 def _raw_mail(limit: int) -> bytes:
     """The raw mail the request carries; raise Refused (400, 413) when there is none."""
-    request.max_content_length = limit
     request.max_form_memory_size = limit
     too_large = Refused(413, f"The request is larger than this server takes "
                              f"({limit} bytes, INBOUND_MAIL_MAX_BYTES).")

@@ -23,6 +23,7 @@ from server.web.accounts import check_form, is_email, sign_in_page
 from server.web.board import show_with_refusal
 from server.web.pages import page, reader
 from server.web.words import _, locale, refusal
+from server.parsing import whole
 
 bp = Blueprint("lobby", __name__)
 
@@ -75,8 +76,8 @@ def create():
         return _lobby_error(refused, 400, form)
     game_type = form.get("game_type") or "tmotp"
     try:
-        timing = {"decision_hours": int(form.get("decision_hours") or 72),
-                  "reminder_hours": [int(h) for h in (form.get("reminder_hours") or "24")
+        timing = {"decision_hours": _hours((form.get("decision_hours") or "72").strip()),
+                  "reminder_hours": [_hours(h) for h in (form.get("reminder_hours") or "24")
                                      .replace(",", " ").split()],
                   "on_deadline": form.get("on_deadline", "default")}
     except ValueError:
@@ -93,21 +94,29 @@ def create():
         if emails is None:
             return _lobby_error(_("Give the opponent's email address, like name@example.org, "
                                   "or leave it empty to invite with a code."), 422, form)
-    delay = (form.get("bot_delay_seconds") or "0").strip()
-    if not delay.isdigit():
+    delay = whole((form.get("bot_delay_seconds") or "0").strip())
+    if delay is None:
         return _lobby_error(_("A bot's pause is a whole number of seconds, like 5."), 422, form)
     with db.session() as session:
         account = session.get(User, user.id)
         try:
             game, _codes = lobby.open_game(session, account, game_type, options, emails,
                                            public=form.get("public") == "on", timing=timing,
-                                           bots=bots, bot_delay_seconds=int(delay))
+                                           bots=bots, bot_delay_seconds=delay)
         except LobbyError as exc:
             return _lobby_error(refusal(exc), STATUS[exc.kind], form)
         except OptionsError as exc:  # the engine's reason, in the reader's words
             return _lobby_error(game_text.text(exc.args[0], locale()), 422, form)
     outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game.id}", 303)
+
+
+def _hours(text: str) -> int:
+    """A number of hours typed in the form: ASCII digits only (the lobby judges the range)."""
+    hours = whole(text)
+    if hours is None:
+        raise ValueError(text)
+    return hours
 
 
 def _tmotp_options(form) -> dict:

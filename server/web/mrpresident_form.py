@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from server.web import mrpresident_words as words
 from server.web.words import _
+from server.parsing import whole
 
 KIND = "campaign"
 HELP_URL = "/help/mrpresident#notation"
@@ -89,4 +90,4 @@ def _answer_order(action: str) -> tuple:
 
 
 def _number(word: str) -> int:
-    return int(word) if word.isdigit() else 0
+    return whole(word, 0)

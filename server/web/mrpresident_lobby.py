@@ -7,6 +7,7 @@ from __future__ import annotations
 from server.web import mrpresident_words as words
 from server.web.accounts import is_email
 from server.web.words import _, locale
+from server.parsing import whole
 
 SEATS = words.SEATS
 
@@ -16,7 +17,7 @@ def read(form) -> tuple[dict, dict[str, str | None], dict[str, str]]:
     whose ``bot_<seat>`` names a level is its bot's. Raises ValueError saying what is wrong
     with it (the options themselves are the engine's to judge)."""
     raw = (form.get("players") or "3").strip()
-    players = int(raw) if raw.isdigit() else raw    # the engine refuses all but 2, 3 or 4
+    players = whole(raw, raw, most=99)      # the engine refuses all but 2, 3 or 4
     options = {"edition": form.get("edition") or "chalkboard", "players": players,
                "plurality": form.get("plurality") == "on"}
     for key in ("version", "count"):

@@ -17,6 +17,7 @@ from server.models import User
 from server.services import links
 from server.services import preferences as prefs
 from server.web.pages import page
+from server.parsing import whole
 
 bp = Blueprint("preferences", __name__)
 
@@ -58,7 +59,7 @@ def change(token: str):
                                   bool(current_app.config["WEBHOOK_ALLOW_HTTP"]))
             elif action == "remove_webhook":
                 webhook_id = request.form.get("webhook_id", "")
-                if not webhook_id.isdigit():
+                if whole(webhook_id) is None:
                     raise prefs.Refused("Say which webhook to remove (webhook_id, a number).")
                 prefs.remove_webhook(session, user, int(webhook_id))
             else:
