@@ -79,6 +79,8 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # How long the signed choice links in mails work (seconds; default 30 days).
         "LINK_MAX_AGE_SECONDS": float(_get(env, "LINK_MAX_AGE_SECONDS", str(30 * 86400))),
         "SIGN_IN_MAX_AGE_SECONDS": float(_get(env, "SIGN_IN_MAX_AGE_SECONDS", "3600")),
+        # How long a browser stays signed in (days) unless it signs out.
+        "SESSION_DAYS": float(_get(env, "SESSION_DAYS", "60")),
         "MAIL_FROM_NAME": _get(env, "MAIL_FROM_NAME", "Whistlestop"),
         # A mail being sent keeps other runs of its task off it this long (seconds); a run that
         # died holding it is taken over after that.

@@ -5,7 +5,8 @@ whichever gunicorn worker answers, include what the Celery workers did, and surv
 Totals of rows that only ever grow (applied orders, resolutions, outbox messages, task
 failures) are counters; everything that can go down is a gauge. A scrape only reads.
 
-Set METRICS_TOKEN (WHISTLESTOP_METRICS_TOKEN) to require ``Authorization: Bearer <token>``.
+Set METRICS_TOKEN (WHISTLESTOP_METRICS_TOKEN) to require ``Authorization: Bearer <token>``;
+without it the metrics are served only when BASE_URL is a loopback address (403 otherwise).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from sqlmodel import Session, select
 from server import db
 from server.models import Game, Order, OutboxMessage, TaskFailure, utcnow
 from server.services.operator import age_seconds
+from server.config import is_loopback_url
 
 _EXTENSION_KEY = "whistlestop.metrics"
 
@@ -131,7 +133,13 @@ def _authorized(token: str) -> bool:
 
 
 def metrics_view():
-    if not _authorized(current_app.config.get("METRICS_TOKEN", "")):
+    token = current_app.config.get("METRICS_TOKEN", "")
+    if not token and not is_loopback_url(current_app.config.get("BASE_URL", "")):
+        # Open metrics are for a server only this machine reaches.
+        return Response("/metrics needs WHISTLESTOP_METRICS_TOKEN on a server whose "
+                        "WHISTLESTOP_BASE_URL is not a loopback address.\n", status=403,
+                        mimetype="text/plain")
+    if not _authorized(token):
         return Response("A bearer token is required.\n", status=401, mimetype="text/plain",
                         headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
     body = generate_latest(current_app.extensions[_EXTENSION_KEY])

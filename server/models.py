@@ -32,6 +32,9 @@ class User(SQLModel, table=True):
     mail_mode: str = Field(default="every", max_length=20,
                            sa_column_kwargs={"server_default": "every"})
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    # Signing out adds one: every signed-in browser session of the account carries the number
+    # it was made with, and one with an older number is signed out (server/web/accounts.py).
+    session_epoch: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class ApiToken(SQLModel, table=True):

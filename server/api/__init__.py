@@ -24,7 +24,8 @@ DEFAULTS = {
     "OPENAPI_URL_PREFIX": problems.PREFIX,
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    # Swagger UI's files from the pinned swagger-ui-bundle package, served here (docs_assets).
+    "OPENAPI_SWAGGER_UI_URL": problems.PREFIX + "/docs/static/",
 }
 
 
@@ -121,4 +122,6 @@ def init_app(app: Flask) -> Api:
     app.register_error_handler(problems.Problem, lambda exc: exc.response())
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)
+    from server.api import docs_assets
+    app.register_blueprint(docs_assets.bp)
     return api

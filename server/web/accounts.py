@@ -12,6 +12,7 @@ from flask import Blueprint, Flask, current_app, redirect, request, session as c
 from flask_login import LoginManager, login_user, logout_user
 from flask_wtf.csrf import validate_csrf
 from marshmallow import ValidationError, validate
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from wtforms import ValidationError as CsrfRefused
 
@@ -19,7 +20,7 @@ from server import db
 from server.mail import render as mail_render
 from server.models import User
 from server.services import outbox, sign_in, users
-from server.web.pages import page
+from server.web.pages import page, reader
 from server.web.words import N_, _, locale
 from server.parsing import whole
 
@@ -33,34 +34,45 @@ class WebUser:
     id: int
     email: str
     locale: str
+    epoch: int = 0
     is_authenticated: bool = True
     is_active: bool = True
     is_anonymous: bool = False
 
     def get_id(self) -> str:
-        return str(self.id)
+        """What the session cookie keeps: the user id and the account's session epoch."""
+        return f"{self.id}.{self.epoch}"
 
     @classmethod
     def of(cls, user: User) -> "WebUser":
-        return cls(user.id, user.email, user.locale)
+        return cls(user.id, user.email, user.locale, user.session_epoch or 0)
 
 
 def init_app(app: Flask) -> None:
     login_manager.init_app(app)
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=60))
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("SESSION_COOKIE_SECURE", app.config["BASE_URL"].startswith("https:"))
+    # Flask's defaults already hold these keys, so they are set, not set by default: the
+    # session cookie is the browser's own (HttpOnly), not sent by other sites' posts (Lax),
+    # only over HTTPS when the server is (Secure), and kept SESSION_DAYS (README, Security).
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=float(app.config["SESSION_DAYS"]))
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config["SESSION_COOKIE_SECURE"] = app.config["BASE_URL"].startswith("https:")
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a page may stay open for days
     app.register_blueprint(bp)
 
 
 @login_manager.user_loader
-def _load(user_id: str) -> WebUser | None:
-    if whole(user_id) is None:
+def _load(session_id: str) -> WebUser | None:
+    """The signed-in reader of a session cookie ("<user id>.<epoch>"): none when the account
+    has signed out since the cookie was made (its epoch is older)."""
+    user_id, _dot, epoch = session_id.partition(".")
+    if whole(user_id) is None or whole(epoch) is None:
         return None
     with db.reading(db.session()) as session:
         user = session.get(User, int(user_id))
-        return WebUser.of(user) if user is not None else None
+        if user is None or (user.session_epoch or 0) != int(epoch):
+            return None
+        return WebUser.of(user)
 
 
 def check_form() -> str | None:
@@ -157,9 +169,18 @@ def enter(token: str):
 
 @bp.post("/sign-out")
 def leave():
+    """Sign out: the account's session epoch moves on, so this cookie and every other copy of a
+    session of the account (another browser, a stolen cookie) are signed out on the server."""
     if check_form() is None:
+        signed_in = reader()
+        if signed_in is not None:
+            with db.session() as session:
+                session.execute(update(User).where(User.id == signed_in.id)
+                                .values(session_epoch=User.session_epoch + 1))
+                session.commit()
         logout_user()
     return redirect("/", 303)
+
 
 
 REFUSALS = {
