@@ -6,8 +6,8 @@ Run from the repository root:  python bench/bot_load.py [--games N] [--game mrpr
 Starts a redis-server of its own (the production broker; the embedded filesystem broker with
 ``--broker filesystem``), gunicorn serving the app (2 workers) and a Celery worker (concurrency
 2, with beat: the outbox relay) on a fresh SQLite database (``--db-url`` for PostgreSQL). One
-user signs up by POST /api/v1/users and opens N games whose every seat is a bot, by POST
-/api/v1/games and /start: all N games are in play at once. Mr. President (chalkboard, two
+user (its token made in the database, as the sign-up's mailed link makes one) opens N games
+whose every seat is a bot, by POST /api/v1/games and /start: all N games are in play at once. Mr. President (chalkboard, two
 candidates; the default): every round a sealed step of both bots resolved by the worker. 1960
 (``--game tmotp``, GMT edition): about 260 decisions a game, most of them sequential (each
 answered by the bot's task in its own transaction), the Campaign Strategy and Debate steps
@@ -75,10 +75,20 @@ def rss_kib(pid: int) -> int:
     return total
 
 
-def open_games(base: str, n: int, level: str, game: str) -> tuple[dict, list[int]]:
-    r = requests.post(f"{base}/api/v1/users", json={"email": "load@bench.invalid"}, timeout=60)
-    r.raise_for_status()
-    auth = {"Authorization": f"Bearer {r.json()['token']}"}
+def api_token(eng) -> str:
+    """The bench player's API token, made as the sign-up's mailed link leads to one."""
+    from sqlmodel import Session
+
+    from server.services import users
+    with Session(eng) as session:
+        user = users.create_user(session, "load@bench.invalid")
+        users.prove_address(session, user)
+        session.commit()
+        return users.issue_token(session, user.id)
+
+
+def open_games(base: str, n: int, level: str, game: str, token: str) -> tuple[dict, list[int]]:
+    auth = {"Authorization": f"Bearer {token}"}
     ids = []
     for _ in range(n):
         r = requests.post(f"{base}/api/v1/games", headers=auth, timeout=60, json={
@@ -173,7 +183,7 @@ def main(argv=None) -> int:
     stop = threading.Event()
     try:
         pings = noop_round_trips(50)
-        auth, ids = open_games(base, args.games, args.level, args.game)
+        auth, ids = open_games(base, args.games, args.level, args.game, api_token(eng))
         began = time.perf_counter()
 
         def sample() -> None:

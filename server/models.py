@@ -35,6 +35,9 @@ class User(SQLModel, table=True):
     # Signing out adds one: every signed-in browser session of the account carries the number
     # it was made with, and one with an older number is signed out (server/web/accounts.py).
     session_epoch: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # When the owner of ``email`` proved it by opening a link mailed to it (a sign-in link);
+    # None: not proven, so the address claims nothing (invited seats, private games).
+    email_verified_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
 class ApiToken(SQLModel, table=True):

@@ -48,7 +48,8 @@ def current_user(required: bool = True) -> User | None:
     if token is None:
         if required:
             raise _unauthorized("This needs an API token: send 'Authorization: Bearer <token>'. "
-                                "POST /api/v1/users signs up and returns one.")
+                                "POST /api/v1/users mails a link to your address that leads "
+                                "to one.")
         g.user = None
         return None
     # No write lock needed to read a token; an order goes on reading in this transaction.
@@ -57,6 +58,11 @@ def current_user(required: bool = True) -> User | None:
         raise _unauthorized("The API token is not valid (unknown or revoked).", invalid=True)
     g.user, g.token, g.token_last_used = user, token, last_used
     return user
+
+
+def current_token() -> str:
+    """The token of the request (after ``current_user``)."""
+    return g.token
 
 
 def record_use(response):

@@ -20,8 +20,9 @@ MEDIA_TYPE = "application/problem+json"
 # slug: (status, title, what it means and what to do)
 TYPES: dict[str, tuple[int, str, str]] = {
     "unauthorized": (401, "Authentication required",
-                     "Send 'Authorization: Bearer <token>'. POST /api/v1/users signs up and "
-                     "returns a token; POST /api/v1/me/tokens makes another."),
+                     "Send 'Authorization: Bearer <token>'. POST /api/v1/users mails a link to "
+                     "your address that proves it and leads to the page that makes a token; "
+                     "POST /api/v1/users/me/tokens makes another."),
     "forbidden": (403, "Not allowed",
                   "You may see this game but may not do this (not your seat, not the creator)."),
     "signup-closed": (403, "Sign-up is closed",
@@ -31,8 +32,6 @@ TYPES: dict[str, tuple[int, str, str]] = {
     "conflict": (409, "Conflict",
                  "The request does not fit the game's current state (already started, seat "
                  "taken, already joined, game not in play)."),
-    "email-taken": (409, "Email address taken",
-                    "An account already uses this address."),
     "stale-step": (409, "Stale step",
                    "The order answers a step that is no longer current. current_step and "
                    "decision say what is asked now; send the order again with that step."),

@@ -52,6 +52,10 @@ class UserSchema(ma.Schema):
     display_name = fields.String()
     locale = fields.String()
     created_at = UTCDateTime()
+    email_verified = fields.Function(
+        lambda user: getattr(user, "email_verified_at", None) is not None,
+        metadata={"description": "Whether the address is proven (by a link mailed to it): "
+                                 "only then does it claim seats reserved for it"})
 
 
 class SignupSchema(ma.Schema):
@@ -66,9 +70,18 @@ class SignupSchema(ma.Schema):
         return data
 
 
-class SignupResultSchema(ma.Schema):
-    user = fields.Nested(UserSchema)
-    token = fields.String(metadata={"description": "The API token; shown this once only"})
+class SignupAcceptedSchema(ma.Schema):
+    """The same answer for a new and for a known address: the token comes by mail."""
+    email = fields.String(metadata={"description": "The address the mail went to"})
+    detail = fields.String()
+
+
+class TokenInfoSchema(ma.Schema):
+    """An API token as listed: never the token itself (only its hash is kept)."""
+    id = fields.Integer()
+    created_at = UTCDateTime()
+    last_used_at = UTCDateTime(allow_none=True)
+    current = fields.Boolean(metadata={"description": "The token this request was made with"})
 
 
 class TokenSchema(ma.Schema):

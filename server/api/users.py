@@ -9,7 +9,9 @@ from sqlalchemy.exc import IntegrityError
 from server import db
 from server.api import auth, schemas
 from server.api.problems import Problem
-from server.services import users
+from server.services import outbox, sign_in, users
+
+TOKENS_PAGE = "/me/tokens"      # the web page that makes, lists and revokes API tokens
 
 blp = Blueprint("users", __name__, url_prefix="/api/v1",
                 description="Accounts and API tokens (a token is shown once, when issued).")
@@ -17,27 +19,34 @@ blp = Blueprint("users", __name__, url_prefix="/api/v1",
 
 @blp.route("/users", methods=["POST"])
 @blp.arguments(schemas.SignupSchema)
-@blp.response(201, schemas.SignupResultSchema)
+@blp.response(202, schemas.SignupAcceptedSchema)
 @blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(security=auth.NO_AUTH)
 def sign_up(data):
-    """Sign up: answer the new user and its API token (shown this once only)."""
+    """Sign up, or ask for a new token: a mail goes to the address with a link that proves it
+    and opens the page where its owner makes API tokens (GET /users/me/tokens lists them).
+    The answer is the same whether or not the address has an account (nobody learns which
+    addresses play here), and no token is ever given to whoever merely names an address."""
     if not current_app.config["OPEN_SIGNUP"]:
         raise Problem("signup-closed", "This server does not take sign-ups; ask its operator "
                       "for an account.")
     with db.session() as session:
         try:
-            user = users.create_user(session, data["email"], data["display_name"],
-                                     data["locale"], commit=False)
-            token = users.issue_token(session, user.id)  # commits the user and the token
-        except (users.EmailTaken, IntegrityError):
+            user = users.find_or_create_user(session, data["email"], data["locale"])
+        except IntegrityError:  # created meanwhile by the same request sent twice
             session.rollback()
-            raise Problem("email-taken", "An account already uses this email address; use "
-                          "its token, or POST /api/v1/me/tokens with it for another.") from None
-        session.refresh(user)
-        return {"user": user, "token": token}
+            user = users.find_user(session, data["email"])
+        if not user.display_name or user.display_name == user.email.split("@")[0]:
+            user.display_name = data["display_name"] or user.display_name
+            session.add(user)
+        sign_in.request(session, user, TOKENS_PAGE)
+        session.commit()
+    outbox.publish_written(db.get_engine())
+    return {"email": users.normalize_email(data["email"]),
+            "detail": "A mail is on its way to this address with a link that works once. "
+                      "Opening it proves the address and signs you in to the page that makes "
+                      "your API token (shown once)."}
 
 
 @blp.route("/me", methods=["GET"])
@@ -50,6 +59,7 @@ def me():
 
 
 @blp.route("/me/tokens", methods=["POST"])
+@blp.route("/users/me/tokens", methods=["POST"])
 @auth.required
 @blp.response(201, schemas.TokenSchema)
 @blp.alt_response(401, response="UNAUTHORIZED")
@@ -58,3 +68,31 @@ def new_token():
     user = auth.current_user()
     with db.session() as session:
         return {"token": users.issue_token(session, user.id)}
+
+
+@blp.route("/users/me/tokens", methods=["GET"])
+@auth.required
+@blp.response(200, schemas.TokenInfoSchema(many=True))
+@blp.alt_response(401, response="UNAUTHORIZED")
+def list_tokens():
+    """Your API tokens: when each was made and last used (never the tokens themselves)."""
+    user = auth.current_user()
+    current = users.sha256_hex(auth.current_token())
+    with db.reading(db.session()) as session:
+        return [{"id": t.id, "created_at": t.created_at, "last_used_at": t.last_used_at,
+                 "current": t.token_hash == current}
+                for t in users.tokens_of(session, user.id)]
+
+
+@blp.route("/users/me/tokens/<int:token_id>", methods=["DELETE"])
+@auth.required
+@blp.response(204)
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(404, response="NOT_FOUND")
+def revoke_token(token_id: int):
+    """Revoke one of your API tokens (it stops working at once; the one you use included)."""
+    user = auth.current_user()
+    with db.session() as session:
+        if not users.revoke_token(session, user.id, token_id):
+            raise Problem(None, "You have no API token with this id.", status=404)
+    return None

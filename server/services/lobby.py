@@ -12,14 +12,14 @@ from typing import NamedTuple
 
 import engine.core as engine
 from engine import bots as engine_bots
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, false, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
 from server.models import Game, Order, OutboxMessage, Seat, Spectator, User, utcnow
 from server.raw_sql import Raw
 from server.services import games as orders
-from server.services.users import normalize_email, sha256_hex
+from server.services.users import normalize_email, proven, sha256_hex
 
 
 class LobbyError(Exception):
@@ -219,10 +219,18 @@ def may_see(session: Session, game: Game, user: User | None,
     if game.created_by == user.id:
         return True
     for seat in seats if seats is not None else seat_holders(session, game.id):
-        if seat.user_id == user.id or seat.invite_email == user.email:
+        if seat.user_id == user.id or invited(seat, user):
             return True
     return session.exec(select(Spectator).where(Spectator.game_id == game.id,
                                                 Spectator.user_id == user.id)).first() is not None
+
+
+def invited(seat, user) -> bool:
+    """Whether ``seat`` is reserved for ``user``'s address, still free, and the address is
+    proven (an address counts only once its owner opened a link mailed to it: anybody may
+    sign up naming somebody else's address)."""
+    return (seat.invite_email is not None and seat.invite_email == user.email
+            and seat.user_id is None and proven(user))
 
 
 def join_game(session: Session, game_id: int, user: User, seat: str | None = None,
@@ -244,7 +252,12 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
                 raise LobbyError("forbidden",
                                  N_("That invitation code opens no seat of this game."))
         else:
-            matches = [r for r in rows if r.invite_email == user.email]
+            matches = [r for r in rows if invited(r, user)]
+            if not matches and not proven(user) and any(r.invite_email == user.email
+                                                        for r in rows):
+                raise LobbyError("forbidden", N_("Your address is not proven yet: sign in on "
+                                 "the web pages with the link mailed to it, then join; or "
+                                 "join with an invitation code."))
             if not matches:
                 raise LobbyError("forbidden", N_("You are not invited to a seat of this game; "
                                  "ask its creator for an invitation code."))
@@ -352,8 +365,9 @@ def spectate(session: Session, game_id: int, user: User) -> None:
 # --- listing ------------------------------------------------------------------------------
 def games_of(session: Session, user: User, status: str | None = None) -> list[Game]:
     """The games the user plays, created, is invited to or follows, newest first."""
-    seated = select(Seat.game_id).where((Seat.user_id == user.id)
-                                        | (Seat.invite_email == user.email))
+    invited_here = (Seat.invite_email == user.email) & Seat.user_id.is_(None) \
+        if proven(user) else false()
+    seated = select(Seat.game_id).where((Seat.user_id == user.id) | invited_here)
     followed = select(Spectator.game_id).where(Spectator.user_id == user.id)
     query = select(Game).where(Game.id.in_(seated) | Game.id.in_(followed)
                                | (Game.created_by == user.id))

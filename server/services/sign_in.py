@@ -76,9 +76,12 @@ def read(session: Session, secret: str, value: str, max_age: float) -> tuple[Use
 
 
 def use(session: Session, user: User, digest: str) -> None:
-    """Record the link as used and commit; raise SignInRefused("used") if it was meanwhile."""
-    session.add(UsedSignIn(digest=digest, user_id=user.id))
+    """Record the link as used and commit; raise SignInRefused("used") if it was meanwhile.
+    The link came by mail to the account's address: the address is proven by it."""
+    from server.services.users import prove_address
     try:
+        session.add(UsedSignIn(digest=digest, user_id=user.id))
+        prove_address(session, session.get(User, user.id))
         session.commit()
     except IntegrityError:
         session.rollback()

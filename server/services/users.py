@@ -1,4 +1,16 @@
-"""Users and their API tokens. A token is shown once, when issued; only its sha256 is stored."""
+"""Users and their API tokens. A token is shown once, when issued; only its sha256 is stored.
+
+An address counts only once proven: ``email_verified_at`` is set when its owner opens a link
+mailed to it (a sign-in link: the sign-in page, or an API sign-up, which mails one). Until
+then the account may create games and join with an invitation code, but its address claims
+no seat reserved for it and shows it no private game. The first proof hands the account to
+the address's owner: API tokens made before it (by whoever signed up with the address) are
+revoked.
+
+Addresses are compared in one normal form: surrounding white space dropped, the whole address
+(domain and local part) in lower case. Mail systems treat the domain without case and, in
+practice, the local part too; two accounts that differ only in case would be one person's.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +18,7 @@ import hashlib
 import secrets
 from datetime import datetime
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, delete
 from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, select
 
@@ -21,7 +33,40 @@ def sha256_hex(text: str) -> str:
 
 
 def normalize_email(email: str) -> str:
+    """The one form addresses are stored and compared in (see the module's doc)."""
     return email.strip().lower()
+
+
+def proven(user) -> bool:
+    """Whether the user's address is proven (a User row, or the web's signed-in reader)."""
+    return getattr(user, "email_verified_at", None) is not None
+
+
+def prove_address(session: Session, user: User) -> bool:
+    """Record that ``user``'s address is proven (its owner opened a link mailed to it). The
+    first proof revokes every API token made before it: whoever signed up with the address
+    before its owner loses the account. Flushes, does not commit; True on the first proof."""
+    if user.email_verified_at is not None:
+        return False
+    user.email_verified_at = utcnow()
+    session.add(user)
+    session.execute(delete(ApiToken).where(ApiToken.user_id == user.id))
+    session.flush()
+    return True
+
+
+def tokens_of(session: Session, user_id: int) -> list[ApiToken]:
+    """The user's API tokens (their ids and dates; the tokens themselves are never kept)."""
+    return list(session.exec(select(ApiToken).where(ApiToken.user_id == user_id)
+                             .order_by(ApiToken.id)).all())
+
+
+def revoke_token(session: Session, user_id: int, token_id: int) -> bool:
+    """Revoke one of the user's tokens; False when the user has no token of that id."""
+    done = session.execute(delete(ApiToken).where(ApiToken.user_id == user_id,
+                                                  ApiToken.id == token_id))
+    session.commit()
+    return done.rowcount == 1
 
 
 class EmailTaken(ValueError):

@@ -11,7 +11,7 @@ from flask import Flask
 
 def init_app(app: Flask) -> None:
     from server.web import (accounts, board, decide, help, inbound, lobby, mailbox,
-                            mrpresident_help, preferences, replay)
+                            mrpresident_help, preferences, replay, tokens)
 
     accounts.init_app(app)
     app.register_blueprint(lobby.bp)
@@ -24,3 +24,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(mrpresident_help.bp)
     app.register_blueprint(preferences.bp)
     app.register_blueprint(inbound.bp)
+    app.register_blueprint(tokens.bp)

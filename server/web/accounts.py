@@ -35,6 +35,7 @@ class WebUser:
     email: str
     locale: str
     epoch: int = 0
+    email_verified_at: object = None     # a datetime once the address is proven
     is_authenticated: bool = True
     is_active: bool = True
     is_anonymous: bool = False
@@ -45,7 +46,8 @@ class WebUser:
 
     @classmethod
     def of(cls, user: User) -> "WebUser":
-        return cls(user.id, user.email, user.locale, user.session_epoch or 0)
+        return cls(user.id, user.email, user.locale, user.session_epoch or 0,
+                   user.email_verified_at)
 
 
 def init_app(app: Flask) -> None:

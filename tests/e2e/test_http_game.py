@@ -145,11 +145,7 @@ def test_scripted_clients_play_a_whole_game_over_http(
     web = _serve(env, free_port, tmp_path)
     base = f"http://127.0.0.1:{free_port}"
     try:
-        tokens = {}
-        for seat, email in spec["seats"].items():
-            r = requests.post(f"{base}/api/v1/users", json={"email": email}, timeout=30)
-            assert r.status_code == 201, r.text
-            tokens[seat] = r.json()["token"]
+        tokens = proven_players(db_url, spec["seats"])
         auth = {seat: {"Authorization": f"Bearer {t}"} for seat, t in tokens.items()}
         creator, *others = spec["seats"]
         r = requests.post(f"{base}/api/v1/games", headers=auth[creator], timeout=30, json={
@@ -198,3 +194,24 @@ def test_scripted_clients_play_a_whole_game_over_http(
     finally:
         stop_process(web)
         worker.stop()
+
+
+def proven_players(db_url: str, seats: dict) -> dict:
+    """An API token for each seat's player, as the sign-up page makes it after the mailed
+    link proved the address (that round trip: tests/server/api/test_users.py)."""
+    from sqlalchemy import create_engine
+    from sqlmodel import Session
+
+    from server.services import users
+    engine = create_engine(db_url)
+    try:
+        tokens = {}
+        with Session(engine) as session:
+            for seat, email in seats.items():
+                user = users.create_user(session, email)
+                users.prove_address(session, user)
+                session.commit()
+                tokens[seat] = users.issue_token(session, user.id)
+        return tokens
+    finally:
+        engine.dispose()
