@@ -316,6 +316,12 @@ def sign_in(player_name: str, locale: str, links: Links, sign_in_url: str, minut
             "preferences_url": preferences_url or links.preferences()}
 
 
+def reply_foreign(player_name: str, game_id: int, seat: str, locale: str, links: Links,
+                  preferences_url: str | None = None, game_type: str = "tmotp") -> dict:
+    """An order for the player's seat that came from another address and was not applied."""
+    return _common(game_id, seat, player_name, locale, links, preferences_url, game_type)
+
+
 def reply_unknown(player_name: str, address: str, locale: str, links: Links,
                   preferences_url: str | None = None) -> dict:
     return {"player_name": player_name, "address": address, "locale": locale,

@@ -98,7 +98,7 @@ def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | No
 
 # Mails that carry a credential: sent to the account's address whatever its mail setting (the
 # user asked for this mail), and never posted to a webhook (a channel others may read).
-PRIVATE = ("sign_in",)
+PRIVATE = ("sign_in", "reply_foreign")
 
 # Mails a digest reader does not get one by one: the digest lists the games waiting instead.
 PER_DECISION = ("your_decision", "step_resolved")
@@ -356,6 +356,21 @@ def _reply_unknown(session, payload, settings) -> list[Envelope]:
                      None, None, user.id)]
 
 
+def _reply_foreign(session, payload, settings) -> list[Envelope]:
+    """The seat's player told that an order for the seat came from another address and was
+    not applied: sent whatever the mail setting (it is about the account's safety), never to a
+    webhook (it names the game and seat to whoever reads the channel)."""
+    user = session.get(User, payload["user_id"])
+    game = session.get(Game, payload["game_id"])
+    if user is None or game is None:
+        return []
+    return [Envelope(f"user:{user.id}", user.email, user.locale, "reply_foreign",
+                     contexts.reply_foreign(_name(user), game.id, payload["seat"], user.locale,
+                                            settings.links, _preferences(settings, user),
+                                            game.game_type),
+                     None, None, user.id)]
+
+
 def _game_started(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None:
@@ -445,6 +460,7 @@ def _sign_in(session, payload, settings) -> list[Envelope]:
 _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "game_over": _game_over, "seat_joined": _seat_joined, "invitation": _invitation,
              "order_answer": _order_answer, "reply_unknown": _reply_unknown,
+             "reply_foreign": _reply_foreign,
              "reminder": _reminder, "deadline_passed": _deadline_passed,
              "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in}
 

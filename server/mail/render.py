@@ -22,8 +22,8 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 LOCALES = ("en", "ja", "es")
 KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over",
-         "order_received", "order_refused", "reply_unknown", "reminder", "deadline_passed",
-         "step_resolved", "digest", "sign_in")
+         "order_received", "order_refused", "reply_unknown", "reply_foreign", "reminder",
+         "deadline_passed", "step_resolved", "digest", "sign_in")
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False)
 

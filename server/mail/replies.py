@@ -12,11 +12,17 @@ of their own - so a repeated task neither applies an order twice nor answers twi
 What is never answered (RFC 3834: no loops, no backscatter): auto-replies and bounces, mail
 with no reply token or a forged one from an address no user has. A user's mail to an address
 that is not one of their seats gets a short answer saying so.
+
+An order is applied only when it comes From the seat's player's proven address and the
+receiving server's Authentication-Results report no DMARC, DKIM or SPF failure: the reply
+address proves only that its writer saw a mail sent to the seat. Anything else is not
+applied and not answered; the seat's player gets a short notice (once a day at most).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import engine.core as game_engine
 from engine.core.messages import data, plain
@@ -28,13 +34,14 @@ from server import db
 from server.mail import reply_address
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
-from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, utcnow
+from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
 from server.services import outbox, play, standing, users
 
 log = logging.getLogger("whistlestop.replies")
 
 MAX_RAW = 1024 * 1024  # bytes kept of one inbound mail; the reader looks at far less
 MAX_LINES = 20  # lines of one reply taken as actions (an order is short)
+FOREIGN_NOTICE_HOURS = 24  # a seat's player is told of orders from elsewhere once this often
 # What a refused standing order by reply is shown instead, by game (1960's by default): Mr.
 # President asks nothing that a trigger or second-place standing order answers.
 STANDING_EXAMPLES = {"mrpresident": ["standing default play 1", "standing default second none",
@@ -59,7 +66,8 @@ def receive(session: Session, raw: bytes, source: str) -> int:
 def handle(engine: Engine, inbound_id: int, message_id: int | None,
            settings: MailSettings) -> str | None:
     """Act on the mail once; return what it was: "order" (answered), "ignored", "unknown",
-    "duplicate" (handled before) or None (no such mail)."""
+    "foreign" (not from the seat's player), "duplicate" (handled before) or None (no such
+    mail)."""
     with Session(engine) as session:
         db.reading(session)
         row = session.get(InboundMail, inbound_id)
@@ -78,7 +86,49 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
     seat = _seat_of(engine, reply, settings)
     if seat is None:
         return _unknown(engine, inbound_id, message_id, reply, settings)
+    why = _not_the_players(engine, reply, seat)
+    if why is not None:
+        return _foreign(engine, inbound_id, message_id, reply, seat, why)
     return _order(engine, inbound_id, message_id, reply, seat, settings)
+
+
+def _not_the_players(engine: Engine, reply: Reply, seat: Seat) -> str | None:
+    """Why the mail is not the seat's player's own (None: it is). The reply address proves
+    only that its writer saw a mail sent to the seat - a forwarded mail, a shared mailbox, a
+    leaked thread - so the order must also come From the player's proven address, and the
+    receiving server must not have found the sender's domain disowning it (DMARC, DKIM, SPF)."""
+    with Session(engine) as session:
+        db.reading(session)
+        player = session.get(User, seat.user_id) if seat.user_id is not None else None
+    if player is None or not users.proven(player):
+        return "the seat's player has no proven address"
+    if reply.sender is None or users.normalize_email(reply.sender) != player.email:
+        return "from another address"
+    if reply.auth_failed:
+        return f"the receiving server found {reply.auth_failed}"
+    return None
+
+
+def _foreign(engine, inbound_id, message_id, reply: Reply, seat: Seat, why: str) -> str:
+    """An order for the seat from somebody else: nothing is applied and the sender gets no
+    answer (it may be forged: no backscatter); the seat's player gets one short notice a day
+    at most (FOREIGN_NOTICE_HOURS), so forged mail cannot flood the player either."""
+    since = utcnow() - timedelta(hours=FOREIGN_NOTICE_HOURS)
+    with Session(engine) as session:
+        db.reading(session)
+        noticed = [o for o in session.exec(select(InboundMail.outcome).where(
+            InboundMail.handled_at >= since, InboundMail.id != inbound_id)).all()
+            if (o or {}).get("kind") == "foreign" and o.get("game_id") == seat.game_id
+            and o.get("seat") == seat.seat and o.get("noticed")]
+    notice = seat.user_id is not None and not noticed
+    rows = [OutboxMessage(kind="reply_foreign", payload={
+        "user_id": seat.user_id, "game_id": seat.game_id, "seat": seat.seat})] if notice else []
+    log.info("inbound #%s for game %s seat %s not applied: %s", inbound_id, seat.game_id,
+             seat.seat, why)
+    _finish(engine, inbound_id, message_id, {"kind": "foreign", "why": why,
+                                             "game_id": seat.game_id, "seat": seat.seat,
+                                             "noticed": notice}, rows)
+    return "foreign"
 
 
 def _seat_of(engine: Engine, reply: Reply, settings: MailSettings) -> Seat | None:

@@ -19,6 +19,7 @@ from server.services import games as svc
 from server.services import users
 from tests.workers.conftest import pipeline_factory  # noqa: F401 (fixture)
 from tests.workers.test_game_by_mail import everybody_answered_and_told, play_by_reply
+from tests.players import proven_user
 from workers.inbound_smtp import make_inbound
 
 SEATS = ("p1", "p2", "p3")
@@ -52,8 +53,8 @@ def test_a_whole_game_of_mr_president_by_reply_over_real_smtp(
 
     try:
         with pipeline.session() as s:
-            seats = {seat: users.create_user(s, f"{seat}-{tag}@example.org",
-                                             f"Candidate {seat[1]}").id for seat in SEATS}
+            seats = {seat: proven_user(s, f"{seat}-{tag}@example.org",
+                                       f"Candidate {seat[1]}").id for seat in SEATS}
             gid = svc.create_game(s, "mrpresident", options, seats, seed="by-mail-1965").id
             address = {seat: s.get(User, uid).email for seat, uid in seats.items()}
         replies = play_by_reply(pipeline, gid, address, free_port, choose)

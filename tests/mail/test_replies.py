@@ -16,6 +16,7 @@ from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, LogEntry, Order
 from server.services import games as svc
 from server.services import outbox, users
+from tests.players import proven_user
 
 
 @pytest.fixture
@@ -40,8 +41,8 @@ def game(app, smtp_catcher):
     """A started game; its first mails sent. Returns what the tests need to write replies."""
     engine = db.get_engine()
     with Session(engine) as s:
-        jack = users.create_user(s, "jack@example.org", "Jack")
-        dick = users.create_user(s, "dick@example.org", "Dick")
+        jack = proven_user(s, "jack@example.org", "Jack")
+        dick = proven_user(s, "dick@example.org", "Dick")
         g = svc.create_game(s, "tmotp", {}, {"kennedy": jack.id, "nixon": dick.id},
                             seed="replies", created_by=jack.id)
         state = svc._load(g)

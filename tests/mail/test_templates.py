@@ -205,6 +205,8 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
             preferences_url=jack),
         "reply_unknown": contexts.reply_unknown("Jack", "r+7-nixon-00@whistlestop.example",
                                                 locale, LINKS, preferences_url=jack),
+        "reply_foreign": contexts.reply_foreign("Jack", 12, "nixon", locale, LINKS,
+                                                preferences_url=jack),
         "sign_in": contexts.sign_in("Jack", locale, LINKS,
                                     "https://whistlestop.example/sign-in/TOKEN", 60,
                                     preferences_url=jack),

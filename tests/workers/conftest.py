@@ -30,6 +30,7 @@ from server.services import games as svc
 from server.services import outbox, users
 from tests.conftest import stop_process
 from tests.smtp_catcher import SmtpCatcher
+from tests.players import proven_user
 
 _players = itertools.count()
 
@@ -37,8 +38,8 @@ _players = itertools.count()
 def players(session: Session) -> dict[str, int]:
     """Two new players (with mail addresses: the workers mail them) for the seats of a game."""
     n = next(_players)
-    return {seat: users.create_user(session, f"{seat}-{n}-{uuid.uuid4().hex[:8]}@example.org",
-                                    seat.title()).id
+    return {seat: proven_user(session, f"{seat}-{n}-{uuid.uuid4().hex[:8]}@example.org",
+                              seat.title()).id
             for seat in ("kennedy", "nixon")}
 
 

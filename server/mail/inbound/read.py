@@ -47,6 +47,7 @@ def read_reply(raw: bytes, domain: str) -> Reply:
         in_reply_to=next(iter(headers.message_ids(msg, "In-Reply-To")), None),
         references=headers.message_ids(msg, "References"),
         subject=subject,
+        auth_failed=authentication_failure(msg),
     )
     automatic = automated.classify(msg, subject, reply.sender)
     if automatic:
@@ -61,6 +62,20 @@ def read_reply(raw: bytes, domain: str) -> Reply:
             "the reply's text is garbled: bytes that are not characters of its character set,"
             " or control characters"))
     return replace(reply, lines=lines)
+
+
+# A method's result in Authentication-Results (RFC 8601): "dkim=fail", "spf=fail (...)".
+_AUTH_FAIL = re.compile(r"(?:^|[;\s])(dmarc|dkim|spf)\s*=\s*fail\b", re.IGNORECASE)
+
+
+def authentication_failure(msg: EmailMessage) -> str | None:
+    """"dmarc=fail" (or dkim, spf) when the topmost Authentication-Results header - the one the
+    receiving server added last - reports it; None when it reports none or there is none. Only
+    failures are read: a sender can write any header himself, but a forged failure only refuses
+    his own mail, while a forged "pass" is never believed."""
+    value = headers.text(msg, "Authentication-Results")
+    found = _AUTH_FAIL.search(value or "")
+    return f"{found[1].lower()}=fail" if found else None
 
 
 def reply_token(msg: EmailMessage, domain: str) -> str | None:

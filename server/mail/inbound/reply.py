@@ -24,3 +24,6 @@ class Reply:
     subject: str = ""
     lines: tuple[str, ...] = ()  # the reply's own new text, one stripped non-blank line each
     reason: str | None = None  # why it is not an order, in words for a log or an answer
+    # "dkim=fail", "spf=fail" or "dmarc=fail" when the receiving server's Authentication-Results
+    # (the topmost one: the latest hop's) says the sender's domain did not vouch for the mail
+    auth_failed: str | None = None
