@@ -28,11 +28,24 @@ class PrivateAddress(requests.ConnectionError):
     """The host name led to an address that is not on the public internet."""
 
 
+# IPv6 ranges that lead to IPv4 addresses (or a private network) whatever Python calls them:
+# NAT64 (RFC 6052, RFC 8215), 6to4 (RFC 3056), Teredo, site-local (deprecated, still routed in
+# some networks), unique local; an address in one of them is refused even when the IPv4
+# address it carries is public, since the gateway that translates it sits on somebody's
+# network.
+TRANSLATED = tuple(ipaddress.ip_network(n) for n in (
+    "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "2001::/32", "fec0::/10", "fc00::/7"))
+
+
 def is_public(address: str) -> bool:
-    """Whether ``address`` (an IPv4 or IPv6 address, without scope) is global unicast."""
+    """Whether ``address`` (an IPv4 or IPv6 address, without scope) is global unicast and no
+    translation to another network (NAT64, 6to4, Teredo, site-local)."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif any(ip in net for net in TRANSLATED):
+            return False
     return ip.is_global and not ip.is_multicast
 
 

@@ -3,7 +3,9 @@
 The notify task posts them after the mails of the same outbox row (``delivery.deliver`` calls
 ``posts`` and ``post``), from the same envelopes as the mails (``recipients.envelopes``, with
 those of users who take no such mail), so a webhook says what the mail says, in the user's
-language, and a user's webhooks get that user's notifications only.
+language, and a user's webhooks get that user's notifications only. A post carries the mail's
+subject, a line saying what happened (``NEWS``) and the game page's address: never the mail's
+text, with its signed links and the seat's hand (webhook channels are read by others).
 Each post is claimed first: a WebhookSent row unique per outbox row and webhook ("sending"),
 committed before the request. A 2xx makes it "sent"; a refusal that can never succeed (any
 other 4xx) makes it "failed" with the answer; a connection error, a timeout, 429 or a 5xx puts
@@ -152,11 +154,35 @@ def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]
             continue
         rendered = render.render(envelope.kind, envelope.context, envelope.locale)
         url = _game_url(envelope)
+        text = render.gettext(NEWS.get(envelope.kind, NEWS_OTHER), envelope.locale)
         for hook in hooks[envelope.user_id]:
             posts.append((hook.id, Post(hook.url, payload(hook.flavor, rendered.subject,
-                                                          rendered.text, url),
+                                                          text, url),
                                         envelope.user_id)))
     return posts
+
+
+def N_(message: str) -> str:
+    """A message for pybabel to extract (babel.cfg: server/mail), translated when posted."""
+    return message
+
+
+# What a post says: what happened, in a line, and (the payload's url) the game page. Never the
+# mail's text: a webhook is a channel others may read, and a mail carries the seat's hand, its
+# signed choice links and its mail settings link, which only the seat's player may have.
+NEWS = {
+    "invitation": N_("You are invited to a game."),
+    "seat_joined": N_("A player joined your game."),
+    "game_started": N_("Your game has started."),
+    "your_decision": N_("It is your move."),
+    "game_over": N_("The game is over."),
+    "order_received": N_("Your order by mail was read."),
+    "order_refused": N_("Your order by mail was not applied."),
+    "reminder": N_("A deadline is near: it is your move."),
+    "deadline_passed": N_("A deadline passed in your game."),
+    "step_resolved": N_("Everybody has chosen: the step is resolved."),
+}
+NEWS_OTHER = N_("There is news in your game.")
 
 
 def _game_url(envelope: Envelope) -> str | None:
