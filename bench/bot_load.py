@@ -170,6 +170,11 @@ def main(argv=None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="ws-bot-load-"))
     env, procs = configure(folder, args.broker if shutil.which("redis-server") else
                            "filesystem", args.db_url)
+    # One user opens every game: the per-user limits (server/rate_limits.py) are lifted here.
+    lifted = {"WHISTLESTOP_ALL_BOT_GAMES_PER_USER": str(args.games),
+              "WHISTLESTOP_RATE_GAMES_PER_USER": f"{args.games}/day"}
+    env.update(lifted)
+    os.environ.update(lifted)
     db_url = os.environ["WHISTLESTOP_DATABASE_URL"]
     from server import db
     db.migrate(db_url)

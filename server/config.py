@@ -95,6 +95,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # INBOUND_MAIL_MAX_BYTES are refused (413).
         "INBOUND_MAIL_SECRET": _get(env, "INBOUND_MAIL_SECRET", ""),
         "INBOUND_MAIL_MAX_BYTES": int(_get(env, "INBOUND_MAIL_MAX_BYTES", str(10 * 1024 * 1024))),
+        # Rate limits (server/rate_limits.py): where they are counted, and each limit.
+        "RATELIMIT_STORAGE_URI": _get(env, "RATELIMIT_STORAGE_URI", "memory://"),
+        **{key: _get(env, key, default) for key, default in _rate_defaults().items()},
+        "ALL_BOT_GAMES_PER_USER": int(_get(env, "ALL_BOT_GAMES_PER_USER", "20")),
         # Any other request larger than this is refused (413), chunked ones too.
         "REQUEST_MAX_BYTES": int(_get(env, "REQUEST_MAX_BYTES", str(1024 * 1024))),
         # Webhooks (Discord, Slack): only https:// URLs unless this is true (tests, a local
@@ -124,6 +128,11 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # `whistlestop stuck-steps`: a decision waiting this long (seconds; 7 days) is reported.
         "DECISION_STUCK_AFTER_SECONDS": int(_get(env, "DECISION_STUCK_AFTER_SECONDS", "604800")),
     }
+
+
+def _rate_defaults() -> dict:
+    from server.rate_limits import defaults
+    return defaults()
 
 
 def _key_file(var_dir: Path) -> str:

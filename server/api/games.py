@@ -17,7 +17,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
                 description="Open a game, invite and join its seats, start it, follow it.")
 
 ERRORS = {401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT",
-          422: "UNPROCESSABLE_ENTITY"}
+          422: "UNPROCESSABLE_ENTITY", 429: "TOO_MANY_REQUESTS"}
 
 
 def documents(*codes: int):
@@ -39,7 +39,7 @@ def _published(value):
 @auth.required
 @blp.arguments(schemas.NewGameSchema)
 @blp.response(201, schemas.NewGameResultSchema)
-@documents(401, 422)
+@documents(401, 422, 429)
 def open_game(data):
     """Open a game; answer each seat's invitation code (shown this once only).
 
@@ -198,11 +198,15 @@ def spectate(game_id):
 
 
 # Problem responses for the lobby's refusals.
-LOBBY_STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
-LOBBY_SLUG = {"forbidden": "forbidden", "conflict": "conflict", "invalid": "invalid-options"}
+LOBBY_STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422,
+                "too_many": 429}
+LOBBY_SLUG = {"forbidden": "forbidden", "conflict": "conflict", "invalid": "invalid-options",
+              "too_many": "too-many-requests"}
 
 
 def lobby_problem(exc: lobby.LobbyError) -> Problem:
     if exc.kind == "not_found":
         return not_found()
-    return Problem(LOBBY_SLUG[exc.kind], exc.reason, status=LOBBY_STATUS[exc.kind])
+    headers = {"Retry-After": str(exc.values["seconds"])} if exc.kind == "too_many" else None
+    return Problem(LOBBY_SLUG[exc.kind], exc.reason, status=LOBBY_STATUS[exc.kind],
+                   headers=headers)

@@ -38,6 +38,9 @@ TYPES: dict[str, tuple[int, str, str]] = {
     "idempotency-key-in-progress": (409, "Request still being processed",
                                     "A request with this Idempotency-Key is still being "
                                     "processed; retry in a moment to get its answer."),
+    "too-many-requests": (429, "Too many requests",
+                          "A rate limit is reached (mails to one address, sign-ups, games "
+                          "created, all-bot games at once); Retry-After says when to try again."),
     "invalid-request": (422, "Invalid request",
                         "The request's body or query does not have the documented shape; "
                         "errors lists the fields and what is wrong with each."),

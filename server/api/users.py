@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 from flask_smorest import Blueprint
 from sqlalchemy.exc import IntegrityError
 
-from server import db
+from server import db, rate_limits
 from server.api import auth, schemas
 from server.api.problems import Problem
 from server.services import outbox, sign_in, users
@@ -22,6 +22,7 @@ blp = Blueprint("users", __name__, url_prefix="/api/v1",
 @blp.response(202, schemas.SignupAcceptedSchema)
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(429, response="TOO_MANY_REQUESTS")
 @blp.doc(security=auth.NO_AUTH)
 def sign_up(data):
     """Sign up, or ask for a new token: a mail goes to the address with a link that proves it
@@ -31,6 +32,13 @@ def sign_up(data):
     if not current_app.config["OPEN_SIGNUP"]:
         raise Problem("signup-closed", "This server does not take sign-ups; ask its operator "
                       "for an account.")
+    try:  # each sign-up mails an address: not too many, nor from one client
+        rate_limits.hit("sign_up_client", request.remote_addr)
+        rate_limits.hit("sign_in_address", users.normalize_email(data["email"]))
+    except rate_limits.TooMany as too_many:
+        raise Problem("too-many-requests", "Too many sign-ups or mails to this address just "
+                      f"now; try again in {too_many.retry_after} seconds.",
+                      headers={"Retry-After": str(too_many.retry_after)}) from None
     with db.session() as session:
         try:
             user = users.find_or_create_user(session, data["email"], data["locale"])

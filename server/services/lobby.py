@@ -93,6 +93,7 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
     names = seats_of(game_type, options)
     bots = check_bots(game_type, names, bots or {}, seats, bot_delay_seconds)
     seats = {**{seat: None for seat in bots}, **seats}
+    _within_limits(session, creator, names, bots, seats)
     if set(seats) != set(names):
         raise LobbyError("invalid", N_("The seats of %(game)s are %(seats)s; give each an email "
                                          "address or null."), game=game_type,
@@ -135,6 +136,31 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
 # A bot's pause before it answers, to pace a solo game: kept under the outbox's redelivery time
 # (OUTBOX_REDELIVER_SECONDS, 60 s), so a waiting bot_move row is not sent again meanwhile.
 MAX_BOT_DELAY_SECONDS = 30
+
+
+def _within_limits(session: Session, creator: User, names, bots: dict, seats: dict) -> None:
+    """The creator's limits (server/rate_limits.py): games created, addresses invited, and
+    all-bot games in play at once (they cost the workers' time and nobody else's)."""
+    from flask import current_app
+
+    from server import rate_limits
+    invited = [e for e in seats.values() if e and normalize_email(e) != creator.email]
+    if len(bots) == len(names):
+        most = int(current_app.config["ALL_BOT_GAMES_PER_USER"])
+        mine = session.exec(select(Game.id, Game.bots).where(
+            Game.created_by == creator.id, Game.status.in_(("open", "active")))).all()
+        if sum(1 for _gid, game_bots in mine if len(game_bots or {}) == len(names)) >= most:
+            raise LobbyError("too_many", N_("You have %(n)s games of bots only in play, the "
+                             "most at once; let one finish first."), n=most, seconds=3600)
+    try:
+        rate_limits.hit("games_user", creator.id)
+        if invited:
+            rate_limits.hit("invitations_user", creator.id, cost=len(invited))
+    except rate_limits.TooMany as too_many:
+        raise LobbyError("too_many", N_("You have created as many games or invited as many "
+                         "players as this server takes in a day; try again in %(minutes)s "
+                         "minutes."), minutes=max(1, too_many.retry_after // 60),
+                         seconds=too_many.retry_after) from None
 
 
 def check_bots(game_type: str, names, bots: dict, seats: dict, delay) -> dict:

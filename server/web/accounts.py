@@ -16,7 +16,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from wtforms import ValidationError as CsrfRefused
 
-from server import db
+from server import db, rate_limits
 from server.mail import render as mail_render
 from server.models import User
 from server.services import outbox, sign_in, users
@@ -117,6 +117,15 @@ def send():
     if not is_email(email):
         return sign_in_page(next_path, 422, _("Give the email address you play with, like "
                                               "name@example.org."), email)
+    try:  # a mail to somebody's address costs them: not too many, nor from one client
+        rate_limits.hit("sign_in_address", users.normalize_email(email))
+        rate_limits.hit("sign_in_client", request.remote_addr)
+    except rate_limits.TooMany as too_many:
+        answer = sign_in_page(next_path, 429, _(
+            "Too many sign-in mails were asked for just now; try again in %(minutes)s "
+            "minutes.", minutes=max(1, too_many.retry_after // 60)), email)
+        answer.headers["Retry-After"] = str(too_many.retry_after)
+        return answer
     with db.session() as session:
         try:
             user = users.find_or_create_user(session, email, locale())

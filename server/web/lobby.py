@@ -27,7 +27,7 @@ from server.parsing import whole
 
 bp = Blueprint("lobby", __name__)
 
-STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
+STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422, "too_many": 429}
 
 
 PUBLIC, FINISHED = 50, 10  # public games listed: in play or open, and over

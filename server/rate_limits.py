@@ -1,0 +1,55 @@
+"""Rate limits on what costs others something: mail sent to an address, accounts, games, and
+the workers' time. Counted by the ``limits`` library (the one behind Flask-Limiter) in a moving
+window, in WHISTLESTOP_RATELIMIT_STORAGE_URI: ``memory://`` by default (one process's count:
+the embedded default), ``redis://...`` in production, so that every web and worker process
+shares one count.
+
+Each limit is a config value (WHISTLESTOP_RATE_<NAME>, in the limits notation: "5/hour");
+``hit`` counts one and raises ``TooMany`` (with the seconds until it may be tried again) when
+the limit is reached, and nothing is done. The concurrent all-bot games are counted in the
+database (``ALL_BOT_GAMES``), not here: a game that ends gives its place back.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import Flask, current_app
+from limits import parse, storage, strategies
+
+# name: (config key, default)
+LIMITS = {
+    "sign_in_address": ("RATE_SIGN_IN_PER_ADDRESS", "5/hour"),   # sign-in mails to an address
+    "sign_in_client": ("RATE_SIGN_IN_PER_CLIENT", "30/hour"),     # ... asked by one client
+    "sign_up_client": ("RATE_SIGN_UP_PER_CLIENT", "10/hour"),     # API sign-ups by one client
+    "games_user": ("RATE_GAMES_PER_USER", "50/day"),              # games a user creates
+    "invitations_user": ("RATE_INVITATIONS_PER_USER", "100/day"),  # addresses a user invites
+    "inbound_sender": ("RATE_INBOUND_PER_SENDER", "120/hour"),    # mails handled per sender
+}
+_KEY = "whistlestop.rate_limits"
+
+
+class TooMany(Exception):
+    """A limit is reached; ``retry_after``: seconds until one more may be tried."""
+
+    def __init__(self, name: str, retry_after: int):
+        super().__init__(name)
+        self.name, self.retry_after = name, max(1, retry_after)
+
+
+def defaults() -> dict:
+    return {key: default for key, default in LIMITS.values()}
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[_KEY] = strategies.MovingWindowRateLimiter(
+        storage.storage_from_string(app.config["RATELIMIT_STORAGE_URI"]))
+
+
+def hit(name: str, *key, cost: int = 1) -> None:
+    """Count ``cost`` against the limit ``name`` for ``key``; raise TooMany when it is over."""
+    limiter = current_app.extensions[_KEY]
+    item = parse(str(current_app.config[LIMITS[name][0]]))
+    if not limiter.hit(item, name, *map(str, key), cost=cost):
+        reset = limiter.get_window_stats(item, name, *map(str, key)).reset_time
+        raise TooMany(name, int(reset - time.time()) + 1)
