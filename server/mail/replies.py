@@ -78,6 +78,12 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
             _finish(engine, inbound_id, message_id, None, [])
             return "duplicate"
         reply = read_reply(row.raw, settings.domain)
+    if reply.kind == Kind.ORDER and reply.sender and not _within_limit(reply.sender):
+        log.info("inbound #%s ignored: too many mails from its sender", inbound_id)
+        _finish(engine, inbound_id, message_id, {"kind": "limited",
+                                                  "reason": "too many mails from the sender"},
+                [])
+        return "ignored"
     if reply.kind != Kind.ORDER:
         log.info("inbound #%s ignored: %s (%s)", inbound_id, reply.kind, reply.reason)
         _finish(engine, inbound_id, message_id, {"kind": str(reply.kind),
@@ -90,6 +96,17 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
     if why is not None:
         return _foreign(engine, inbound_id, message_id, reply, seat, why)
     return _order(engine, inbound_id, message_id, reply, seat, settings)
+
+
+def _within_limit(sender: str) -> bool:
+    """Whether the sender is within WHISTLESTOP_RATE_INBOUND_PER_SENDER (server/rate_limits.py):
+    past it, the mail is kept but neither read as an order nor answered."""
+    from server import rate_limits
+    try:
+        rate_limits.hit("inbound_sender", users.normalize_email(sender))
+        return True
+    except rate_limits.TooMany:
+        return False
 
 
 def _not_the_players(engine: Engine, reply: Reply, seat: Seat) -> str | None:

@@ -93,3 +93,12 @@ def test_a_seat_whose_player_never_proved_the_address_takes_no_mail_order(app, g
     before = state_of(game)
     assert handle(app, reply(game, game["legal"][0])) == "foreign"
     assert state_of(game) == before
+
+
+def test_a_flood_of_mail_from_one_sender_is_not_read(app, game, smtp_catcher):
+    app.config["RATE_INBOUND_PER_SENDER"] = "3/hour"
+    results = [handle(app, reply(game, "nonsense order")) for _ in range(5)]
+    assert results[:3] == ["order"] * 3 and results[3:] == ["ignored"] * 2
+    with Session(db.get_engine()) as s:
+        kinds = [(o or {}).get("kind") for o in s.exec(select(InboundMail.outcome)).all()]
+    assert kinds.count("limited") == 2

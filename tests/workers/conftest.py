@@ -184,7 +184,9 @@ def make_pipeline(tmp_path, whistlestop_env, db_url, redis_server, **settings) -
                WHISTLESTOP_BROKER_VISIBILITY_TIMEOUT="3600",
                # Beat (when a test starts it) relays and sweeps only if the test asks.
                WHISTLESTOP_OUTBOX_RELAY_SECONDS="3600",
-               WHISTLESTOP_RESOLVE_SWEEP_SECONDS="3600")
+               WHISTLESTOP_RESOLVE_SWEEP_SECONDS="3600",
+               # A whole game played by reply takes seconds here, days for real players.
+               WHISTLESTOP_RATE_INBOUND_PER_SENDER="100000/hour")
     env.update({f"WHISTLESTOP_{k}": str(v) for k, v in settings.items()})
     reconfigure(config.from_env(env))
     return Pipeline(db_url, env, tmp_path, redis_server, mail)
