@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
@@ -21,30 +20,9 @@ from server.models import Game, LogEntry, UsedLink, UsedSignIn
 from server.services import games as svc
 from server.services import links, sign_in
 from tests.web.pages_helpers import Reader, csrf, path_of, sign_in_link
+from tests.web.test_decision_links import game, link_for, text  # noqa: F401  (a fixture too)
 
 DECIDE = re.compile(r"/games/\d+/decide/[A-Za-z0-9_.\-=]+")
-
-
-def text(response) -> str:
-    return html.unescape(response.get_data(as_text=True))
-
-
-@pytest.fixture
-def game(app, store, players):
-    with app.app_context(), Session(store.engine) as s:
-        game = svc.create_game(s, "tmotp", {}, {seat: p.id for seat, p in players.items()},
-                               seed="security-links", created_by=players["kennedy"].id)
-        state = svc._load(game)
-        seat = state.active()[0]
-        return {"id": game.id, "step": game.step, "seat": seat,
-                "legal": [str(a) for a in state.legal_actions(seat)],
-                "user": players[seat].id, "notes": len(state.view(seat)["notes"])}
-
-
-def link_for(app, game, action=None) -> str:
-    token = links.make(app.config["SECRET_KEY"], game["id"], game["seat"], game["step"],
-                       action or game["legal"][0], game["user"], game["notes"])
-    return f"/games/{game['id']}/decide/{token}"
 
 
 def counts(store):
