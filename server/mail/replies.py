@@ -166,6 +166,8 @@ def _unknown(engine, inbound_id, message_id, reply: Reply, settings) -> str:
     with Session(engine) as session:
         db.reading(session)
         user = users.find_user(session, reply.sender) if reply.sender else None
+    if user is not None and not users.proven(user):
+        user = None     # answers go to proven addresses only: a From can be anybody's
     rows = []
     if user is not None:
         address = f"r+{reply.token}@{settings.domain}" if reply.token else settings.domain

@@ -102,3 +102,20 @@ def test_a_flood_of_mail_from_one_sender_is_not_read(app, game, smtp_catcher):
     with Session(db.get_engine()) as s:
         kinds = [(o or {}).get("kind") for o in s.exec(select(InboundMail.outcome)).all()]
     assert kinds.count("limited") == 2
+
+
+def test_a_mail_to_no_seat_is_answered_only_to_a_proven_address(app, game, smtp_catcher):
+    """A forged From naming an account whose address nobody proved gets no answer: the server
+    never mails an address on the word of a From header (backscatter)."""
+    from server.services import users as accounts
+    with Session(db.get_engine()) as s:
+        accounts.create_user(s, "unproven@example.org", "Un")
+    raw = reply(game, "pass", to="r+999-nixon-x@whistlestop.localhost",
+                sender="unproven@example.org")
+    assert handle(app, raw) == "unknown"
+    assert smtp_catcher.to("unproven@example.org") == []
+    raw = reply(game, "pass", to="r+999-nixon-x@whistlestop.localhost")   # the player's own
+    assert handle(app, raw) == "unknown"
+    player = game["email"][game["seat"]]
+    smtp_catcher.wait_for_to(player, len(smtp_catcher.to(player)) + 1)
+    assert any("was not read as an order" in m["Subject"] for m in smtp_catcher.to(player))
