@@ -71,6 +71,7 @@ def my_games(query):
 
 @blp.route("/bots", methods=["GET"])
 @blp.response(200, schemas.BotLevelsSchema)
+@blp.doc(security=auth.NO_AUTH)
 def bot_levels():
     """The bots each game offers for its seats (the "bots" of a new game), weakest first."""
     return {"games": {game_type: engine_bots.levels(game_type) for game_type in engine.games()}}

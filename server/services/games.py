@@ -388,6 +388,7 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
         raise StaleStep(current.step, _prompt(current, seat))
     order = session.exec(select(Order).where(Order.game_id == game.id, Order.step == game.step,
                                              Order.seat == seat)).first()
+    resealed = order is not None     # a seat changing its sealed order
     if order is None:
         order = Order(game_id=game.id, step=game.step, seat=seat)
     elif order.status != "pending":
@@ -397,8 +398,10 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
     session.flush()
     committed = pending_seats(session, game.id, game.step)
     all_committed = set(state.active()) <= committed
-    if all_committed:
-        # The resolution is a follow-up task: written in this transaction, published after it.
+    if all_committed and not resealed:
+        # The resolution is a follow-up task: written in this transaction, published after it;
+        # once, by the seat that completes the step (a re-sealed order finds it asked for, and
+        # the resolve sweep asks again for a step left unresolved).
         outbox.write(session, "resolve_step", {"game_id": game.id, "step": game.step})
     result = OrderResult(step=game.step, sealed=True, all_committed=all_committed,
                          applied=[canonical], state=state)
