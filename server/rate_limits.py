@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_app_context
 from limits import parse, storage, strategies
 
 # name: (config key, default)
@@ -47,7 +47,11 @@ def init_app(app: Flask) -> None:
 
 
 def hit(name: str, *key, cost: int = 1) -> None:
-    """Count ``cost`` against the limit ``name`` for ``key``; raise TooMany when it is over."""
+    """Count ``cost`` against the limit ``name`` for ``key``; raise TooMany when it is over.
+    Outside an app (the operator's commands, which the limits are not for) nothing is
+    counted."""
+    if not has_app_context() or _KEY not in current_app.extensions:
+        return
     limiter = current_app.extensions[_KEY]
     item = parse(str(current_app.config[LIMITS[name][0]]))
     if not limiter.hit(item, name, *map(str, key), cost=cost):
