@@ -17,7 +17,7 @@ from markupsafe import escape
 from sqlmodel import Session, select
 
 from server.mail.game_text import texts
-from server.mail.summary_tmotp import card_name, electoral_votes
+from server.mail.summary_tmotp import card_name, electoral_votes, unpledged
 from server.models import Game, LogEntry, Spectator
 from tests.server.test_fairness import play
 from tests.web.pages_helpers import Reader, db_engine, new_game
@@ -65,7 +65,11 @@ def board_of(page: str) -> dict[str, tuple[str, int, bool]]:
 
 
 def board_of_view(view: dict) -> dict[str, tuple[str, int, bool]]:
-    return {code: (s["leader"] or "none", s["support"], bool(s["leader"] and s["carried"]))
+    """The map a view should draw: the states Unpledged Electors gave to nobody (at the end of
+    a game where they were in force) are nobody's (issue 22, one final tally)."""
+    nobody = unpledged(view)
+    return {code: ("none", s["support"], False) if code in nobody else
+            (s["leader"] or "none", s["support"], bool(s["leader"] and s["carried"]))
             for code, s in view["states"].items()}
 
 
