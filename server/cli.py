@@ -115,7 +115,7 @@ def _check_email(email: str) -> str:
 
 
 def _create_user(args) -> int:
-    from server.services import users
+    from server.services import display_names, users
 
     email = _check_email(args.email)
     with _session() as session:
@@ -123,7 +123,9 @@ def _create_user(args) -> int:
             user = users.create_user(session, email, display_name=args.name or "")
         except users.EmailTaken:
             raise CommandError(f"a user with the address {email} already exists") from None
-        print(f"user {user.id}: {user.email} ({user.display_name})")
+        except display_names.NameRefused as refused:
+            raise CommandError(refused.reason) from None
+        print(f"user {user.id}: {user.email} ({user.display_name or 'no display name'})")
     return EXIT_OK
 
 
@@ -440,7 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command("create-user", _create_user, "add a user")
     sub.add_argument("email", metavar="EMAIL", help="the user's email address")
-    sub.add_argument("--name", help="display name (default: the part before the @)")
+    sub.add_argument("--name", help="display name (default: none; others then see \"Player <id>\")")
 
     sub = command("issue-token", _issue_token,
                   "issue an API token for a user and print it (shown once; only its hash "

@@ -106,6 +106,15 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "WEBHOOK_ALLOW_HTTP": _get(env, "WEBHOOK_ALLOW_HTTP", "false").strip().lower()
         in ("1", "true", "yes"),
         "WEBHOOK_TIMEOUT": float(_get(env, "WEBHOOK_TIMEOUT", "10")),
+        # A post a webhook could not take is tried again after WEBHOOK_RETRY_SECONDS, then
+        # twice as long each time, WEBHOOK_ATTEMPTS times in all; a webhook whose posts failed
+        # for good WEBHOOK_DISABLE_AFTER times in a row is turned off, and its user told by
+        # mail. Posts run on their own Celery queue ("webhooks"); beat sends those due every
+        # WEBHOOK_SWEEP_SECONDS (server/mail/webhook_queue.py).
+        "WEBHOOK_RETRY_SECONDS": float(_get(env, "WEBHOOK_RETRY_SECONDS", "60")),
+        "WEBHOOK_ATTEMPTS": int(_get(env, "WEBHOOK_ATTEMPTS", "6")),
+        "WEBHOOK_DISABLE_AFTER": int(_get(env, "WEBHOOK_DISABLE_AFTER", "5")),
+        "WEBHOOK_SWEEP_SECONDS": float(_get(env, "WEBHOOK_SWEEP_SECONDS", "30")),
         # Webhooks reach public internet addresses only (server/mail/public_http.py), unless
         # this is set: a relay on the operator's own network, tests.
         "WEBHOOK_ALLOW_PRIVATE": _get(env, "WEBHOOK_ALLOW_PRIVATE", "false").strip().lower()

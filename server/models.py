@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, DateTime, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -145,11 +145,18 @@ class Webhook(SQLModel, table=True):
     url: str = Field(max_length=2000)
     flavor: str = Field(default="discord", max_length=20)
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    # Posts that failed for good in a row (server/mail/webhook_queue.py); at
+    # WEBHOOK_DISABLE_AFTER the webhook is turned off (``disabled_at``) and its user told.
+    failures: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    disabled_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    last_error: Optional[str] = Field(default=None, max_length=2000)
 
 
 class WebhookSent(SQLModel, table=True):
-    """One notification posted to one webhook: "sending" (claimed), "sent", or "failed" with the
-    last error and how many attempts were made (retried with backoff)."""
+    """One notification to post to one webhook, queued with its outbox row's delivery
+    (server/mail/webhook_queue.py): "queued", "sending" (claimed), "retry" (due at
+    ``next_at``, backing off), then "sent" or "failed" with the last error and how many
+    attempts were made. ``payload``: the JSON to post, fixed when it was queued."""
 
     __table_args__ = (UniqueConstraint("outbox_id", "webhook_id",
                                        name="uq_webhooksent_outbox_webhook"),)
@@ -161,6 +168,8 @@ class WebhookSent(SQLModel, table=True):
     attempts: int = 0
     last_error: Optional[str] = Field(default=None, max_length=2000)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    payload: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
+    next_at: Optional[datetime] = Field(default=None, sa_type=TZ, index=True)
 
 
 class Digest(SQLModel, table=True):
@@ -275,7 +284,9 @@ class MailSent(SQLModel, table=True):
     the claim's time in ``sent_at``), then "sent", or "refused" for good (``error``). A task run
     again skips the recipients served; two runs never send the same mail at once (the claim)."""
     __table_args__ = (UniqueConstraint("outbox_id", "recipient",
-                                       name="uq_mailsent_outbox_recipient"),)
+                                       name="uq_mailsent_outbox_recipient"),
+                      # Whether a mail settings link is the newest (services/preferences.power)
+                      Index("ix_mailsent_address_outbox", "address", "outbox_id"))
 
     id: Optional[int] = Field(default=None, primary_key=True)
     outbox_id: int = Field(foreign_key="outboxmessage.id")

@@ -15,6 +15,9 @@ from flask import Flask, has_app_context
 from server import config as server_config
 
 
+WEBHOOK_QUEUE = "webhooks"
+
+
 def celery_settings(cfg: Mapping[str, Any]) -> dict:
     """Return Celery settings derived from Whistlestop's config."""
     settings: dict[str, Any] = {
@@ -39,6 +42,9 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
         # messages cannot be acknowledged any more and come back anyway (Celery 6's default).
         "worker_cancel_long_running_tasks_on_connection_loss": True,
         "result_extended": True,
+        # Webhook posts wait on their own queue, for their own worker (Procfile "hooks"): a
+        # slow webhook never holds up mail, bot moves or resolutions.
+        "task_routes": {"whistlestop.post_webhook": {"queue": WEBHOOK_QUEUE}},
         # The database, not the broker, makes delivery certain: the relay publishes outbox rows
         # that no request or task published (broker down, crash after commit), and the sweep
         # publishes resolve_step again for committed steps that are still unresolved (a message
@@ -54,6 +60,9 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
             "sweep-deadlines": {"task": "whistlestop.sweep_deadlines",
                                 "schedule": float(cfg["DEADLINE_SWEEP_SECONDS"]),
                                 "options": {"expires": float(cfg["DEADLINE_SWEEP_SECONDS"])}},
+            "sweep-webhooks": {"task": "whistlestop.sweep_webhooks",
+                               "schedule": float(cfg["WEBHOOK_SWEEP_SECONDS"]),
+                               "options": {"expires": float(cfg["WEBHOOK_SWEEP_SECONDS"])}},
             "write-digests": {"task": "whistlestop.write_digests",
                               "schedule": float(cfg["DIGEST_SWEEP_SECONDS"]),
                               "options": {"expires": float(cfg["DIGEST_SWEEP_SECONDS"])}},

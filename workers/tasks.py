@@ -20,7 +20,7 @@ from sqlmodel import Session
 
 from server import db
 from server.models import TaskFailure, utcnow
-from server.mail import delivery, replies, smtp, webhooks
+from server.mail import delivery, replies, smtp, webhook_queue
 from server.mail.recipients import MailSettings
 from server.services import bots, deadlines, digests, games, outbox
 from workers.celery_app import celery, flask_app
@@ -36,7 +36,7 @@ TRANSIENT_DB_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.Ti
 # The cap must stay below BROKER_VISIBILITY_TIMEOUT: a retry waits in the worker unacknowledged.
 RETRY_BACKOFF_MAX = 120
 # A mail server that is down or answers 4xx, or another run sending the same mail right now.
-MAIL_RETRY = (smtp.TemporaryFailure, delivery.Busy, webhooks.WebhookRetry)
+MAIL_RETRY = (smtp.TemporaryFailure, delivery.Busy)
 RETRIES = dict(autoretry_for=TRANSIENT_DB_ERRORS, retry_backoff=True,
                retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=10)
 
@@ -82,15 +82,46 @@ def notify(message_id: int) -> str | None:
     answers 4xx makes the task retry with backoff; after the retries the relay sends the row
     again. Returns "sent", "duplicate" (consumed already) or None (no such row)."""
     cfg = current_app.config
-    # The same notifications go to the recipients' webhooks, before the row is consumed: a
-    # webhook down (WebhookRetry) retries the task, and the relay sends the row again later.
     # (The relay does not wait for this task's retries: after an outage a fresh task sends at
     # once, rather than when this one's backoff, up to RETRY_BACKOFF_MAX, comes due.)
-    return delivery.deliver(db.get_engine(), message_id, MailSettings.from_config(cfg),
+    engine = db.get_engine()
+    done = delivery.deliver(engine, message_id, MailSettings.from_config(cfg),
                             _smtp_connection(smtp.SmtpSettings.from_config(cfg)),
-                            lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]),
-                            webhook_timeout=float(cfg["WEBHOOK_TIMEOUT"]),
-                            webhook_private=bool(cfg["WEBHOOK_ALLOW_PRIVATE"]))
+                            lease=float(cfg["MAIL_SEND_LEASE_SECONDS"]))
+    # The same notifications go to the recipients' webhooks, on their own queue: a slow or
+    # dead webhook holds up no mail, bot move or resolution (server/mail/webhook_queue.py).
+    for sent_id in webhook_queue.queued(engine, message_id):
+        _publish_post(sent_id)
+    return done
+
+
+def _publish_post(sent_id: int) -> None:
+    try:
+        post_webhook.apply_async(args=(sent_id,))
+    except Exception as exc:  # the broker is down: the sweep publishes it when it is due
+        log.warning("webhook post #%s not published: %s", sent_id, exc)
+
+
+@celery.task(name="whistlestop.post_webhook", ignore_result=True, **RETRIES)
+def post_webhook(sent_id: int) -> str | None:
+    """Try one queued webhook post once, if it is due (server/mail/webhook_queue.py): its
+    backoff, and turning a failing webhook off, are the database's; beat's sweep_webhooks
+    publishes it again when it is next due. Runs on the "webhooks" queue."""
+    engine = db.get_engine()
+    status = webhook_queue.attempt(engine, sent_id,
+                                   webhook_queue.Policy.from_config(current_app.config))
+    outbox.publish_written(engine)  # the mail saying a webhook was turned off
+    return status
+
+
+@celery.task(name="whistlestop.sweep_webhooks", ignore_result=True)
+def sweep_webhooks() -> int:
+    """Publish post_webhook for every post that is due (backing off, or its message lost);
+    run by beat every WEBHOOK_SWEEP_SECONDS."""
+    found = webhook_queue.due(db.get_engine())
+    for sent_id in found:
+        _publish_post(sent_id)
+    return len(found)
 
 
 # One SMTP session per worker process (per thread, for a threaded pool), kept open across

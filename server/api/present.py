@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from server.api import schemas
 from server.models import Game, Spectator, User
-from server.services import games, lobby
+from server.services import display_names, games, lobby
 
 
 # Schema instances are stateless for dump(); building one deep-copies its fields each time.
@@ -33,10 +33,12 @@ def role(session: Session, game: Game, user: User | None, seat: str | None) -> s
 
 
 def _names(session: Session, ids: set[int]) -> dict[int, str]:
+    """The names others see of these users (never an address: display_names.shown)."""
     if not ids:
         return {}
-    rows = session.exec(select(User.id, User.display_name).where(User.id.in_(ids))).all()
-    return dict(rows)
+    rows = session.exec(select(User.id, User.display_name, User.email)
+                        .where(User.id.in_(ids))).all()
+    return {row.id: display_names.shown(row) for row in rows}
 
 
 def game_body(session: Session, game: Game, user: User | None, *, view: bool = True) -> dict:

@@ -7,6 +7,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, pre_load, validate, validates_schema
 
 from server.models import aware
+from server.services import display_names
 
 STATUSES = ("open", "active", "finished")
 LOCALE = validate.Regexp(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$",
@@ -18,6 +19,30 @@ class UTCDateTime(fields.DateTime):
 
     def _serialize(self, value, attr, obj, **kwargs):
         return super()._serialize(aware(value), attr, obj, **kwargs)
+
+
+class DisplayName(fields.String):
+    """A display name, normalised, or "" (none); one the rule refuses is a 422 saying why
+    (server/services/display_names.py)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        name = super()._deserialize(value, attr, data, **kwargs)
+        if not name.strip():
+            return ""
+        try:
+            return display_names.check(name)
+        except display_names.NameRefused as refused:
+            raise ValidationError(refused.reason) from None
+
+
+class StrictBoolean(fields.Boolean):
+    """JSON true or false only, as the OpenAPI document says (marshmallow's Boolean also takes
+    1, 0, "yes", "on" and the like)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 def _action() -> fields.String:
@@ -60,7 +85,10 @@ class UserSchema(ma.Schema):
 
 class SignupSchema(ma.Schema):
     email = fields.Email(required=True, validate=validate.Length(max=320))
-    display_name = fields.String(load_default="", validate=validate.Length(max=200))
+    display_name = DisplayName(load_default="", metadata={"description": (
+        f"1 to {display_names.MAX_LENGTH} letters, digits, spaces and . - ' ’ _ ・ (a full "
+        "stop only at the end of a word); nothing like a link or an address. Others see it "
+        "in quotation marks; without one, they see \"Player <id>\", never the address")})
     locale = fields.String(load_default="en", validate=[validate.Length(max=35), LOCALE])
 
     @pre_load
@@ -99,23 +127,23 @@ class OptionsSchema(ma.Schema):
     plurality."""
 
     edition = fields.String(validate=validate.OneOf(["gmt", "zman", "chalkboard", "dial"]))
-    vp_cards = fields.Boolean()
-    restricted_positioning = fields.Boolean()
+    vp_cards = StrictBoolean()
+    restricted_positioning = StrictBoolean()
     players = fields.Integer(strict=True, validate=validate.Range(min=2, max=4))
     version = fields.String(validate=validate.OneOf(["short", "long"]))
     count = fields.String(validate=validate.OneOf(["electoral", "popular"]))
-    nominee = fields.Boolean()
+    nominee = StrictBoolean()
     parties = fields.String(validate=validate.OneOf(["seats", "lot"]))
-    plurality = fields.Boolean()
+    plurality = StrictBoolean()
 
 
 class TimingSchema(ma.Schema):
     """Time limits (all optional): hours per decision (0: none), reminders (hours before the
     deadline) and what a missed deadline does."""
 
-    decision_hours = fields.Integer(validate=validate.Range(min=0, max=24 * 60),
+    decision_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 60),
                                     metadata={"description": "Default 72; 0: no time limit"})
-    reminder_hours = fields.List(fields.Integer(validate=validate.Range(min=1)),
+    reminder_hours = fields.List(fields.Integer(strict=True, validate=validate.Range(min=1)),
                                  validate=validate.Length(max=5),
                                  metadata={"description": "Default [24]"})
     on_deadline = fields.String(validate=validate.OneOf(["default", "forfeit"]),
@@ -132,7 +160,7 @@ class NewGameSchema(ma.Schema):
                         load_default=dict,
                         metadata={"description": "Every seat: the email invited to it, or "
                                                  "null (anybody with its code may take it)"})
-    public = fields.Boolean(load_default=False)
+    public = StrictBoolean(load_default=False)
     timing = fields.Nested(TimingSchema, load_default=dict)
     bots = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=50)),
                        values=fields.String(validate=validate.Length(min=1, max=20)),
@@ -140,7 +168,8 @@ class NewGameSchema(ma.Schema):
                        metadata={"description": "Seats played by bots: seat -> level "
                                                 "(GET /games/bots lists each game's). Such a "
                                                 "seat needs no entry in seats"})
-    bot_delay_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30),
+    bot_delay_seconds = fields.Integer(load_default=0, strict=True,
+                                       validate=validate.Range(min=0, max=30),
                                        metadata={"description": "Seconds a bot waits before "
                                                                 "it answers (0-30)"})
 
@@ -156,7 +185,8 @@ class GamesQuerySchema(ma.Schema):
 
 class SeatSchema(ma.Schema):
     seat = fields.String()
-    player = fields.String(allow_none=True, metadata={"description": "Display name"})
+    player = fields.String(allow_none=True, metadata={
+        "description": "The display name the player chose, else \"Player <id>\""})
     joined = fields.Boolean()
     invited = fields.Boolean(metadata={"description": "Reserved for an invited address"})
     bot = fields.String(allow_none=True, metadata={"description": "The level of the bot "
@@ -170,7 +200,8 @@ class GameSummarySchema(ma.Schema):
     status = fields.String(metadata={"description": "open | active | finished"})
     step = fields.Integer(metadata={"description": "Version of the current decision"})
     public = fields.Boolean()
-    creator = fields.String(allow_none=True)
+    creator = fields.String(allow_none=True, metadata={
+        "description": "The display name the creator chose, else \"Player <id>\""})
     created_at = UTCDateTime()
     finished_at = UTCDateTime(allow_none=True)
     seats = fields.List(fields.Nested(SeatSchema))
@@ -268,6 +299,11 @@ class OrderSchema(ma.Schema):
         if ("actions" in data) == ("action" in data):
             raise ValidationError("Give either 'actions' (a list) or 'action' (one), not both "
                                   "and not neither.", "_schema")
+
+
+# OrderSchema's rule of exactly one of 'actions' and 'action', in the OpenAPI document too
+# (server/api/__init__.py registers it with the schema), so that clients know it in advance.
+ORDER_ONE_OF = {"oneOf": [{"required": ["actions"]}, {"required": ["action"]}]}
 
 
 class OrderAppliedSchema(ma.Schema):

@@ -18,7 +18,8 @@ blp = Blueprint("users", __name__, url_prefix="/api/v1",
 
 
 @blp.route("/users", methods=["POST"])
-@blp.arguments(schemas.SignupSchema)
+@blp.arguments(schemas.SignupSchema, example={"email": "ann@example.org",
+                                              "display_name": "Ann", "locale": "en"})
 @blp.response(202, schemas.SignupAcceptedSchema)
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -40,14 +41,16 @@ def sign_up(data):
                       f"now; try again in {too_many.retry_after} seconds.",
                       headers={"Retry-After": str(too_many.retry_after)}) from None
     with db.session() as session:
-        try:
-            user = users.find_or_create_user(session, data["email"], data["locale"])
-        except IntegrityError:  # created meanwhile by the same request sent twice
-            session.rollback()
-            user = users.find_user(session, data["email"])
-        if not user.display_name or user.display_name == user.email.split("@")[0]:
-            user.display_name = data["display_name"] or user.display_name
-            session.add(user)
+        # Only a new account takes the name (and language) asked for: whoever names an address
+        # that has an account changes nothing of it; its owner just gets the mail.
+        user = users.find_user(session, data["email"])
+        if user is None:
+            try:
+                user = users.create_user(session, data["email"], data["display_name"],
+                                         data["locale"], commit=False)
+            except IntegrityError:  # created meanwhile by the same request sent twice
+                session.rollback()
+                user = users.find_user(session, data["email"])
         sign_in.request(session, user, TOKENS_PAGE)
         session.commit()
     outbox.publish_written(db.get_engine())

@@ -322,6 +322,17 @@ def reply_foreign(player_name: str, game_id: int, seat: str, locale: str, links:
     return _common(game_id, seat, player_name, locale, links, preferences_url, game_type)
 
 
+def webhook_disabled(player_name: str, webhook: str, failures: int, error: str, locale: str,
+                     links: Links, preferences_url: str | None = None) -> dict:
+    """A webhook turned off after ``failures`` posts failed in a row; ``webhook``: its URL as
+    the settings page masks it; ``error``: the last failure's kind (an HTTP status, a timeout:
+    never the webhook's own words)."""
+    return {"player_name": player_name, "webhook": webhook, "failures": failures,
+            "error": error, "locale": locale, "game_url": links.base_url,
+            "settings_url": f"{links.base_url}/me/mail",
+            "preferences_url": preferences_url or links.preferences()}
+
+
 def reply_unknown(player_name: str, address: str, locale: str, links: Links,
                   preferences_url: str | None = None) -> dict:
     return {"player_name": player_name, "address": address, "locale": locale,

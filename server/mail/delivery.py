@@ -11,9 +11,9 @@ releases the claims of the others and raises, so the task retries with backoff. 
 is a crash between the server's 250 and that commit: the mail is sent again after the lease,
 with the same Message-ID, which mail systems recognize.
 
-The same notifications go to the recipients' webhooks (``webhook_timeout`` set), after the
-mails are recorded and before the row is consumed: a webhook that must be tried again
-(WebhookRetry) leaves the row unconsumed, its mails settled.
+The same notifications go to the recipients' webhooks: queued (webhook_queue.enqueue) in the
+transaction that marks the row consumed, and posted on their own queue, so a slow webhook
+never holds up a mail.
 
 Two write transactions per row, whatever its number of mails, and one SMTP session per worker
 process rather than per row (workers/tasks.py passes its open ``smtp.Connection``): what
@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from server import db
-from server.mail import compose, recipients, render, smtp, webhooks
+from server.mail import compose, recipients, render, smtp, webhook_queue, webhooks
 from server.mail.recipients import Envelope, MailSettings
 from server.models import AutoOrder, MailSent, OutboxMessage, Seat, aware, utcnow
 from server.services import links, outbox
@@ -49,16 +49,14 @@ Outcome = tuple[Envelope, str, "str | None"]  # the mail, "sent" or "refused", t
 
 
 def deliver(engine: Engine, message_id: int, settings: MailSettings,
-            transport: smtp.SmtpSettings | smtp.Connection, lease: float = LEASE,
-            webhook_timeout: float | None = None, webhook_private: bool = False) -> str | None:
-    """Send what the outbox row ``message_id`` calls for; then mark the row consumed.
+            transport: smtp.SmtpSettings | smtp.Connection, lease: float = LEASE) -> str | None:
+    """Send what the outbox row ``message_id`` calls for; queue its webhook posts and mark the
+    row consumed (webhook_queue.queued names the posts to publish then).
 
-    ``transport``: the SMTP server, or an open connection to it (kept open). With
-    ``webhook_timeout``, the recipients' webhooks get the same notifications (to private and
-    loopback addresses too only with ``webhook_private``).
+    ``transport``: the SMTP server, or an open connection to it (kept open).
 
     Returns "sent", "duplicate" (the row was consumed already), or None (no such row).
-    Raises smtp.TemporaryFailure or webhooks.WebhookRetry (retry later), or Busy.
+    Raises smtp.TemporaryFailure (retry later), or Busy.
     """
     with Session(engine) as session:
         db.reading(session)
@@ -69,7 +67,7 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
             return "duplicate"
         found = recipients.envelopes(session, row, settings)
         mails = [e for e in found if e.mail]  # the others go to the users' webhooks only
-        posts = webhooks.posts(session, found) if webhook_timeout is not None else []
+        posts = webhooks.posts(session, found)
         kind = row.kind
     tag = compose.install_tag(settings.secret)
     mine = _claim_all(engine, message_id, mails, settings, tag, lease)
@@ -96,17 +94,11 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
         if connection is not transport:
             connection.close()
     sent = sum(status == "sent" for _mail, status, _error in done)
-    told: list[Envelope] = []
-    if posts:
-        _settle(engine, message_id, done)
-        webhooks.post(engine, message_id, posts, webhook_timeout,
-                      allow_private=webhook_private)
-        done = []
-        # A notification its user takes on webhooks only has now been told there: the next
-        # one says what changed since this one, as the next mail would after a mail.
-        hooked = webhooks.users(posts)
-        told = [e for e in found if not e.mail and e.user_id in hooked]
-    _settle(engine, message_id, done, consumed=True, told=told)
+    # A notification its user takes on webhooks only is told there (queued now): the next one
+    # says what changed since this one, as the next mail would after a mail.
+    hooked = webhooks.users(posts)
+    told = [e for e in found if not e.mail and e.user_id in hooked]
+    _settle(engine, message_id, done, consumed=True, told=told, posts=posts)
     log.info("outbox #%s (%s): %s mail(s) sent", message_id, kind, sent)
     return "sent"
 
@@ -122,7 +114,7 @@ def _message(message_id: int, envelope: Envelope, settings: MailSettings, tag: s
         msg_id=_msgid(message_id, envelope.recipient, settings, tag),
         thread=thread, reply_to=recipients.reply_to(settings, envelope),
         unsubscribe_url=(links.preferences_url(settings.secret, settings.base_url,
-                                               envelope.user_id)
+                                               envelope.user_id, message_id)
                          if envelope.user_id is not None else settings.links.preferences()),
         unsubscribe_mailto=None,
         list_id=f"Whistlestop games <games.{settings.domain}>", date=utcnow(),
@@ -223,10 +215,11 @@ def _claim(engine: Engine, message_id: int, envelope: Envelope, settings: MailSe
 
 def _settle(engine: Engine, message_id: int, done: list[Outcome],
             release: list[Envelope] = (), consumed: bool = False,
-            told: list[Envelope] = ()) -> None:
+            told: list[Envelope] = (), posts: list[tuple[int, webhooks.Post]] = ()) -> None:
     """In one transaction: record each mail sent or refused (and, for a mail sent and each
     notification ``told`` on webhooks only, the notes and automatic orders it told of), give
-    back the claims of ``release``, and mark the row consumed if ``consumed``."""
+    back the claims of ``release``, queue the webhook ``posts``, and mark the row consumed if
+    ``consumed``."""
     now = utcnow()
     sent = [e for e, status, _error in done if status == "sent"] + list(told)
     with engine.begin() as connection:
@@ -244,6 +237,7 @@ def _settle(engine: Engine, message_id: int, done: list[Outcome],
         if release:
             connection.execute(_RELEASE, dict(o=message_id, rs=[e.recipient for e in release]))
         if consumed:
+            webhook_queue.enqueue(connection, message_id, list(posts), now)
             outbox.mark_delivered(connection, message_id)
 
 

@@ -22,9 +22,9 @@ import engine.core as game_engine
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from server.mail import contexts, reply_address
+from server.mail import contexts, render, reply_address
 from server.models import AutoOrder, Game, OutboxMessage, Seat, User, Webhook, utcnow
-from server.services import games, links, sign_in, standing, users
+from server.services import display_names, games, links, sign_in, standing, users
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,20 @@ def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> l
     mails, and those only the user's webhooks get (``mail`` False: a user may want no mail,
     or only the digest, and still every notification on a Discord or Slack channel)."""
     build = _BUILDERS.get(row.kind)
-    found = build(session, row.payload, settings) if build else []
+    found = [_with_settings_link(e, settings, row.id)
+             for e in (build(session, row.payload, settings) if build else [])]
     return [e if e.user_id is None or _wants(session.get(User, e.user_id), e.kind)
             else replace(e, mail=False) for e in found]
+
+
+def _with_settings_link(envelope: Envelope, settings: MailSettings, mail: int) -> Envelope:
+    """The envelope with its footer's mail settings link: this mail's own (links rotate,
+    services/links.preferences_token); a mail to an address without an account keeps the
+    plain page (it has nothing to set)."""
+    if envelope.user_id is None:
+        return envelope
+    url = links.preferences_url(settings.secret, settings.base_url, envelope.user_id, mail)
+    return replace(envelope, context={**envelope.context, "preferences_url": url})
 
 
 def _seated(session: Session, game_id: int) -> list[tuple[Seat, User]]:
@@ -96,9 +107,10 @@ def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | No
     return (found[0], found[1]) if found else (None, None)
 
 
-# Mails that carry a credential: sent to the account's address whatever its mail setting (the
-# user asked for this mail), and never posted to a webhook (a channel others may read).
-PRIVATE = ("sign_in", "reply_foreign")
+# Mails about the account itself (a credential, an order refused for its safety, a webhook
+# turned off): sent to the account's address whatever its mail setting, and never posted to a
+# webhook (a channel others may read).
+PRIVATE = ("sign_in", "reply_foreign", "webhook_disabled")
 
 # Mails a digest reader does not get one by one: the digest lists the games waiting instead.
 PER_DECISION = ("your_decision", "step_resolved")
@@ -108,7 +120,8 @@ def _reaches(session: Session, user: User, kind: str) -> bool:
     """Whether this kind of notification goes to the user at all: by mail (``_wants``), or to
     their webhooks, which get every notification but the digest whatever the mail setting."""
     return _wants(user, kind) or (kind != "digest" and session.exec(
-        select(Webhook.id).where(Webhook.user_id == user.id).limit(1)).first() is not None)
+        select(Webhook.id).where(Webhook.user_id == user.id, Webhook.disabled_at.is_(None))
+        .limit(1)).first() is not None)
 
 
 def _wants(user: User, kind: str) -> bool:
@@ -125,15 +138,15 @@ def _wants(user: User, kind: str) -> bool:
     return not (user.mail_mode == "digest" and kind in PER_DECISION)
 
 
-def _name(user: User | None) -> str:
-    return (user.display_name or user.email.split("@")[0]) if user else ""
-
-
-def _preferences(settings: MailSettings, user: User | None) -> str | None:
-    """The recipient's signed preferences link (None: no account, the plain page)."""
-    if user is None or user.id is None:
-        return None
-    return links.preferences_url(settings.secret, settings.base_url, user.id)
+def _name(user: User | None, shown_to: str | None = None) -> str:
+    """The user's name in a mail: to themselves, their display name, else their address's
+    local part; to another reader (``shown_to``: that reader's locale), the name they chose,
+    else a neutral "Player <id>", never their address (display_names.shown)."""
+    if user is None:
+        return ""
+    if shown_to is None:
+        return user.display_name or user.email.split("@")[0]
+    return display_names.shown(user, lambda message: render.gettext(message, shown_to))
 
 
 def _unmailed(session: Session, game_id: int, seat: str) -> list[AutoOrder]:
@@ -177,7 +190,7 @@ class _Asked(NamedTuple):
         return make(game.id, seat, self.step, self.view, _name(user), user.locale,
                     settings.links, *middle, notes_seen=self.seat.notes_mailed,
                     choice_url=_choice_url(settings, game, seat, self.step, user, self.notes),
-                    auto_orders=_told(self.auto), preferences_url=_preferences(settings, user))
+                    auto_orders=_told(self.auto))
 
     def envelope(self, kind: str, context: dict) -> Envelope:
         seat, user = self.seat.seat, self.user
@@ -261,8 +274,7 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
         game.step, asked, notes_seen=seat.notes_mailed,
         choice_url=(_choice_url(settings, game, seat_name, game.step, user, notes)
                     if asked else None),
-        auto_orders=_told(others), deadline_at=game.deadline_at, now=utcnow(),
-        preferences_url=_preferences(settings, user))
+        auto_orders=_told(others), deadline_at=game.deadline_at, now=utcnow())
     return [Envelope(seat_name, user.email, user.locale, "deadline_passed", context, game.id,
                      seat_name, user.id, notes_shown=notes, step=game.step if asked else None,
                      auto_orders=tuple(a.id for a in auto))]
@@ -286,8 +298,7 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
         auto = _unmailed(session, game.id, seat.seat)
         context = contexts.step_resolved(
             game.id, seat.seat, payload["step"], view, _name(user), user.locale,
-            settings.links, notes_seen=seat.notes_mailed, auto_orders=_told(auto),
-            preferences_url=_preferences(settings, user))
+            settings.links, notes_seen=seat.notes_mailed, auto_orders=_told(auto))
         found.append(Envelope(seat.seat, user.email, user.locale, "step_resolved", context,
                               game.id, seat.seat, user.id, notes_shown=notes,
                               auto_orders=tuple(a.id for a in auto)))
@@ -317,7 +328,7 @@ def _digest(session, payload, settings) -> list[Envelope]:
     if not waiting:
         return []
     context = contexts.digest(_name(user), payload["day"], waiting, user.locale, settings.links,
-                              utcnow(), preferences_url=_preferences(settings, user))
+                              utcnow())
     return [Envelope(f"digest:{user.id}", user.email, user.locale, "digest", context, None,
                      None, user.id)]
 
@@ -339,8 +350,7 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     context = contexts.order_answer(
         game.id, seat_name, view, _name(user), user.locale, settings.links, payload, game.step,
         notes_seen=seat.notes_mailed,
-        choice_url=_choice_url(settings, game, seat_name, game.step, user, notes),
-        preferences_url=_preferences(settings, user))
+        choice_url=_choice_url(settings, game, seat_name, game.step, user, notes))
     return [Envelope(seat_name, user.email, user.locale, contexts.order_kind(payload["status"]),
                      context, game.id, seat_name, user.id, notes_shown=notes,
                      step=game.step if asked else None)]
@@ -352,7 +362,7 @@ def _reply_unknown(session, payload, settings) -> list[Envelope]:
         return []
     return [Envelope(f"user:{user.id}", user.email, user.locale, "reply_unknown",
                      contexts.reply_unknown(_name(user), payload["address"], user.locale,
-                                            settings.links, _preferences(settings, user)),
+                                            settings.links, None),
                      None, None, user.id)]
 
 
@@ -366,7 +376,7 @@ def _reply_foreign(session, payload, settings) -> list[Envelope]:
         return []
     return [Envelope(f"user:{user.id}", user.email, user.locale, "reply_foreign",
                      contexts.reply_foreign(_name(user), game.id, payload["seat"], user.locale,
-                                            settings.links, _preferences(settings, user),
+                                            settings.links, None,
                                             game.game_type),
                      None, None, user.id)]
 
@@ -381,7 +391,7 @@ def _game_started(session, payload, settings) -> list[Envelope]:
     return [Envelope(seat.seat, user.email, user.locale, "game_started",
                      contexts.game_started(game.id, seat.seat, _name(user), game.seed_hash,
                                            user.locale, settings.links,
-                                           _preferences(settings, user), game.game_type,
+                                           None, game.game_type,
                                            every, game.options),
                      game.id, seat.seat, user.id)
             for seat, user in seated
@@ -396,7 +406,7 @@ def _game_over(session, payload, settings) -> list[Envelope]:
     return [Envelope(seat.seat, user.email, user.locale, "game_over",
                      contexts.game_over(game.id, seat.seat, state.view(seat.seat), game.result,
                                         game.seed, game.seed_hash, _name(user), user.locale,
-                                        settings.links, _preferences(settings, user)),
+                                        settings.links, None),
                      game.id, seat.seat, user.id)
             for seat, user in _seated(session, game.id)
             if _reaches(session, user, "game_over")]
@@ -415,9 +425,10 @@ def _seat_joined(session, payload, settings) -> list[Envelope]:
     all_seated = len(seated) == len(session.exec(select(Seat.id).where(
         Seat.game_id == game.id)).all())
     return [Envelope(host_seat or f"user:{host.id}", host.email, host.locale, "seat_joined",
-                     contexts.seat_joined(game.id, host_seat, _name(host), _name(joined),
+                     contexts.seat_joined(game.id, host_seat, _name(host),
+                                          _name(joined, host.locale),
                                           payload["seat"], all_seated, host.locale,
-                                          settings.links, _preferences(settings, host),
+                                          settings.links, None,
                                           game.game_type),
                      game.id, host_seat, host.id)]
 
@@ -437,8 +448,8 @@ def _invitation(session, payload, settings) -> list[Envelope]:
     host = session.get(User, game.created_by) if game.created_by else None
     # An address without an account gets the plain preferences page (it has nothing to set).
     return [Envelope(f"invite:{payload['email']}", payload["email"], locale, "invitation",
-                     contexts.invitation(game.id, payload["seat"], _name(host), locale,
-                                         settings.links, _preferences(settings, invitee),
+                     contexts.invitation(game.id, payload["seat"], _name(host, locale), locale,
+                                         settings.links, None,
                                          game.game_type, game.options),
                      game.id, None, invitee.id if invitee else None)]
 
@@ -452,9 +463,24 @@ def _sign_in(session, payload, settings) -> list[Envelope]:
     link = sign_in.url(settings.secret, settings.base_url, user.id, payload["nonce"],
                        payload.get("next") or "/")
     context = contexts.sign_in(_name(user), user.locale, settings.links, link,
-                               settings.sign_in_minutes, _preferences(settings, user))
+                               settings.sign_in_minutes, None)
     return [Envelope(f"sign-in:{payload['nonce']}", user.email, user.locale, "sign_in",
                      context, None, None, user.id)]
+
+
+def _webhook_disabled(session, payload, settings) -> list[Envelope]:
+    """A user told that one of their webhooks was turned off (server/mail/webhook_queue.py)."""
+    from server.services.preferences import masked  # (services import this module)
+
+    user = session.get(User, payload["user_id"])
+    hook = session.get(Webhook, payload["webhook_id"])
+    if user is None or hook is None or hook.disabled_at is None:
+        return []  # removed, or turned back on, meanwhile
+    error = (hook.last_error or "").split(":", 1)[0][:40]
+    return [Envelope(f"user:{user.id}", user.email, user.locale, "webhook_disabled",
+                     contexts.webhook_disabled(_name(user), masked(hook.url), hook.failures,
+                                               error, user.locale, settings.links),
+                     None, None, user.id)]
 
 
 _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
@@ -462,7 +488,8 @@ _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "order_answer": _order_answer, "reply_unknown": _reply_unknown,
              "reply_foreign": _reply_foreign,
              "reminder": _reminder, "deadline_passed": _deadline_passed,
-             "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in}
+             "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in,
+             "webhook_disabled": _webhook_disabled}
 
 
 def reply_to(settings: MailSettings, envelope: Envelope) -> str | None:

@@ -8,7 +8,7 @@ no compiled .mo file can go stale), by the recipient's locale.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from io import BytesIO
 from pathlib import Path
 
@@ -23,7 +23,7 @@ TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 LOCALES = ("en", "ja", "es")
 KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over",
          "order_received", "order_refused", "reply_unknown", "reply_foreign", "reminder",
-         "deadline_passed", "step_resolved", "digest", "sign_in")
+         "deadline_passed", "step_resolved", "digest", "sign_in", "webhook_disabled")
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False)
 
@@ -60,6 +60,18 @@ def translations(locale: str, domain: str = "messages") -> NullTranslations:
     return Translations(mo)
 
 
+# Quotation marks around a name a player chose, where a mail or page puts it into a sentence
+# ("“Ann” has taken the seat"): it reads as a name, never as the server's own words.
+QUOTES = {"en": ("“", "”"), "ja": ("「", "」"), "es": ("«", "»")}
+
+
+def quoted(name: str, locale: str | None) -> str:
+    """``name`` in the locale's quotation marks (the templates' ``quoted`` filter); plain text,
+    escaped where it is put like any other value."""
+    opening, closing = QUOTES[supported(locale)]
+    return f"{opening}{name}{closing}"
+
+
 def gettext(message: str, locale: str | None) -> str:
     """A message of Python code (extracted like the templates' ones) in the locale's words."""
     return translations(supported(locale)).gettext(message)
@@ -91,6 +103,7 @@ def environment(locale: str) -> Environment:
                       # partial at every mail (a changed template needs a restart).
                       auto_reload=False)
     env.install_gettext_translations(translations(locale), newstyle=True)
+    env.filters["quoted"] = partial(quoted, locale=locale)
     return env
 
 

@@ -1,16 +1,12 @@
 """Post each notification to the recipient's webhooks as Discord- or Slack-compatible JSON.
 
-The notify task posts them after the mails of the same outbox row (``delivery.deliver`` calls
-``posts`` and ``post``), from the same envelopes as the mails (``recipients.envelopes``, with
-those of users who take no such mail), so a webhook says what the mail says, in the user's
-language, and a user's webhooks get that user's notifications only. A post carries the mail's
+The notify task finds them (``posts``) with the mails of the same outbox row, from the same
+envelopes (``recipients.envelopes``, with those of users who take no such mail), so a webhook
+says what the mail says, in the user's language, and a user's webhooks get that user's
+notifications only; it queues them, and they are posted on their own queue, with backoff,
+a turned-off webhook getting none (server/mail/webhook_queue.py). A post carries the mail's
 subject, a line saying what happened (``NEWS``) and the game page's address: never the mail's
 text, with its signed links and the seat's hand (webhook channels are read by others).
-Each post is claimed first: a WebhookSent row unique per outbox row and webhook ("sending"),
-committed before the request. A 2xx makes it "sent"; a refusal that can never succeed (any
-other 4xx) makes it "failed" with the answer; a connection error, a timeout, 429 or a 5xx puts
-it back to "retry" with the error, and ``WebhookRetry`` is raised so the task runs again with
-backoff. A claim left "sending" by a run that died is taken over after ``lease`` seconds.
 
 Only https:// URLs are taken (``check_url``), unless WEBHOOK_ALLOW_HTTP: a webhook URL is the
 user's to choose, and plain http would carry game news, and the hook's own secret, in clear.
@@ -22,18 +18,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
 from urllib.parse import urlsplit
 
 import requests
-from sqlalchemy import update
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from server.mail import public_http, render
 from server.mail.recipients import PRIVATE, Envelope
-from server.models import Webhook, WebhookSent, aware, utcnow
+from server.models import Webhook
 
 log = logging.getLogger("whistlestop.webhooks")
 
@@ -42,10 +34,6 @@ EXCERPT = 1500  # characters of the mail's text in a post (Discord allows 4096 i
 MAX_URL = 2000
 LEASE = 120.0  # seconds a claim keeps other runs off a post (the request timeout is shorter)
 DONE = ("sent", "failed")
-
-
-class WebhookRetry(Exception):
-    """A webhook could not take a post now (unreachable, timeout, 429, 5xx): try again later."""
 
 
 class BadWebhook(ValueError):
@@ -109,31 +97,6 @@ def payload(flavor: str, subject: str, text: str, url: str | None) -> dict:
     return {"content": subject[:2000], "embeds": [embed], "allowed_mentions": {"parse": []}}
 
 
-def post(engine: Engine, outbox_id: int, found: list[tuple[int, Post]],
-         timeout: float = 10.0, lease: float = LEASE, allow_private: bool = False) -> int:
-    """Post what ``posts`` found for the row, each at most once; return how many this run
-    posted. Raises WebhookRetry when one should be tried again later (the others have been
-    tried meanwhile). ``allow_private``: also post to private and loopback addresses."""
-    posted, retry = 0, []
-    for hook_id, one in found:
-        if not _claim(engine, outbox_id, hook_id, lease):
-            continue
-        error, final = _post(one, timeout, allow_private)
-        if error is None:
-            _done(engine, outbox_id, hook_id, "sent", None)
-            posted += 1
-        elif final:
-            log.warning("webhook #%s refused outbox #%s for good: %s", hook_id, outbox_id, error)
-            _done(engine, outbox_id, hook_id, "failed", error)
-        else:
-            log.info("webhook #%s: outbox #%s to be tried again: %s", hook_id, outbox_id, error)
-            _done(engine, outbox_id, hook_id, "retry", error)
-            retry.append(f"webhook #{hook_id}: {error}")
-    if retry:
-        raise WebhookRetry("; ".join(retry))
-    return posted
-
-
 def users(found: list[tuple[int, Post]]) -> set[int]:
     """The users whose webhooks ``found`` posts to."""
     return {one.user_id for _hook, one in found}
@@ -146,7 +109,8 @@ def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]
         return []
     hooks: dict[int, list[Webhook]] = {}
     for hook in session.exec(select(Webhook).where(
-            Webhook.user_id.in_({e.user_id for e in envelopes})).order_by(Webhook.id)).all():
+            Webhook.user_id.in_({e.user_id for e in envelopes}),
+            Webhook.disabled_at.is_(None)).order_by(Webhook.id)).all():
         hooks.setdefault(hook.user_id, []).append(hook)
     posts = []
     for envelope in envelopes:
@@ -190,7 +154,7 @@ def _game_url(envelope: Envelope) -> str | None:
     return url if isinstance(url, str) and url else None
 
 
-def _post(post: Post, timeout: float, allow_private: bool = False) -> tuple[str | None, bool]:
+def send(post: Post, timeout: float, allow_private: bool = False) -> tuple[str | None, bool]:
     """(None, _) when the webhook took the post; else (the error, whether it is final)."""
     # No redirects: a hook may not send the post on to an address the user did not give.
     # Streamed, so that only the start of an answer is ever read.
@@ -208,39 +172,3 @@ def _post(post: Post, timeout: float, allow_private: bool = False) -> tuple[str 
         return f"{type(exc).__name__}: {exc}"[:2000], False
     error = f"HTTP {status}: {body}".strip()[:2000]
     return error, not (status == 429 or status >= 500)
-
-
-# --- the claim ------------------------------------------------------------------------------
-def _claim(engine: Engine, outbox_id: int, hook_id: int, lease: float) -> bool:
-    """Take the post for this run; False when it is settled already or another run holds it
-    (that run will finish it, or its claim expires and a later run takes it over)."""
-    now = utcnow()
-    with Session(engine) as session:
-        session.add(WebhookSent(outbox_id=outbox_id, webhook_id=hook_id, status="sending",
-                                attempts=0, updated_at=now))
-        try:
-            session.commit()
-            return True
-        except IntegrityError:
-            session.rollback()
-        held = session.exec(select(WebhookSent).where(
-            WebhookSent.outbox_id == outbox_id, WebhookSent.webhook_id == hook_id)).one()
-        if held.status in DONE:
-            return False
-        if held.status == "sending" and aware(held.updated_at) > now - timedelta(seconds=lease):
-            return False
-        taken = session.execute(update(WebhookSent).where(
-            WebhookSent.id == held.id, WebhookSent.status == held.status,
-            WebhookSent.updated_at == held.updated_at).values(status="sending",
-                                                              updated_at=now))
-        session.commit()
-        return taken.rowcount == 1
-
-
-def _done(engine: Engine, outbox_id: int, hook_id: int, status: str, error: str | None) -> None:
-    with Session(engine) as session:
-        session.execute(update(WebhookSent).where(
-            WebhookSent.outbox_id == outbox_id, WebhookSent.webhook_id == hook_id).values(
-                status=status, last_error=error, attempts=WebhookSent.attempts + 1,
-                updated_at=utcnow()))
-        session.commit()

@@ -139,25 +139,42 @@ def url(base_url: str, game_id: int, token: str) -> str:
 
 # --- the mail preferences link --------------------------------------------------------------
 # Every mail's footer and its List-Unsubscribe header lead to the recipient's mail preferences
-# without a login: ``/me/mail/<token>``, the token being the user id and an HMAC of it. It does
-# not expire (an unsubscribe link must keep working) and is the same in every mail, so mails
-# stay comparable with their checked-in renderings. It only opens the user's mail settings.
+# without a login: ``/me/mail/<token>``, the token being the user id, the outbox row of the
+# mail that carries it, and an HMAC of both. Each mail has its own (the links rotate); what a
+# token may do is decided when it is used (services/preferences.power): the newest mail's
+# token may reduce the user's mail, an older one (or one of the older form ``<user>.<mac>``,
+# with no mail in it) may only stop mail, and anything more needs a signed-in session. It does
+# not expire: an unsubscribe link must keep working.
 PREFERENCES_KEY = b"whistlestop.mail-preferences:"
 
 
-def preferences_token(secret: str, user_id: int) -> str:
-    mac = hmac.new(PREFERENCES_KEY + secret.encode(), str(user_id).encode(), hashlib.sha256)
-    return f"{user_id}.{mac.hexdigest()[:32]}"
+@dataclass(frozen=True)
+class PreferencesLink:
+    user_id: int
+    mail: int | None  # the outbox row of the mail that carried it (None: the older form)
 
 
-def preferences_user(secret: str, token: str) -> int | None:
-    """The user a preferences token was made for, or None if it was not made by this server."""
-    user_id, _, _mac = token.partition(".")
-    if whole(user_id) is None:
+def _preferences_mac(secret: str, text: str) -> str:
+    mac = hmac.new(PREFERENCES_KEY + secret.encode(), text.encode(), hashlib.sha256)
+    return mac.hexdigest()[:32]
+
+
+def preferences_token(secret: str, user_id: int, mail: int) -> str:
+    """The token of the preferences link in the mail of outbox row ``mail`` to ``user_id``."""
+    text = f"{user_id}.{mail}"
+    return f"{text}.{_preferences_mac(secret, text)}"
+
+
+def preferences_link(secret: str, token: str) -> PreferencesLink | None:
+    """What a preferences token names, or None if it was not made by this server."""
+    *numbers, mac = token.split(".")
+    if not 1 <= len(numbers) <= 2 or any(whole(n) is None for n in numbers):
         return None
-    expected = preferences_token(secret, int(user_id))
-    return int(user_id) if hmac.compare_digest(expected, token) else None
+    canonical = ".".join(str(int(n)) for n in numbers)
+    if not hmac.compare_digest(_preferences_mac(secret, canonical), mac):
+        return None
+    return PreferencesLink(int(numbers[0]), int(numbers[1]) if len(numbers) == 2 else None)
 
 
-def preferences_url(secret: str, base_url: str, user_id: int) -> str:
-    return f"{base_url}/me/mail/{preferences_token(secret, user_id)}"
+def preferences_url(secret: str, base_url: str, user_id: int, mail: int) -> str:
+    return f"{base_url}/me/mail/{preferences_token(secret, user_id, mail)}"

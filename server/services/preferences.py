@@ -1,6 +1,12 @@
 """A user's mail settings: which mails (``mail_mode``), their language (``locale``), and the
 webhooks that get the same notifications. Each change is checked whole before anything is
-written, and written in one transaction: a refused change changes nothing."""
+written, and written in one transaction: a refused change changes nothing.
+
+Who may change what (``power``): a mail's settings link is read by whoever reads the mail (a
+forwarded mail, a shared inbox, a mail archive), so it may only *reduce* that reader's mail,
+and only while it is the newest mail's link (links rotate: services/links.preferences_token);
+an older link may only stop mail (it is also the List-Unsubscribe header's, which must keep
+working). Getting more mail, the language, and webhooks need the user's signed-in session."""
 
 from __future__ import annotations
 
@@ -12,9 +18,14 @@ from sqlmodel import Session, select
 
 from server.mail import webhooks
 from server.mail.render import LOCALES
-from server.models import User, Webhook, WebhookSent
+from server.models import MailSent, User, Webhook, WebhookSent
 
-MAIL_MODES = ("every", "digest", "none")
+MAIL_MODES = ("every", "digest", "none")  # from the most mail to the least
+
+# What a request may change (``power``), from the least to the most.
+UNSUBSCRIBE = "unsubscribe"  # stop all mail: an older mail's link
+REDUCE = "reduce"  # choose less mail: the newest mail's link
+EVERYTHING = "everything"  # the user's own signed-in session
 MAX_WEBHOOKS = 5
 
 
@@ -27,6 +38,24 @@ class Settings:
     mail_mode: str
     locale: str
     webhooks: list[Webhook]
+
+
+def power(session: Session, user: User, mail: int | None, signed_in: int | None) -> str:
+    """What may be changed by a request with the settings link of outbox row ``mail`` (None: a
+    link of the older form, naming no mail) from a browser signed in as ``signed_in``."""
+    if signed_in == user.id:
+        return EVERYTHING
+    if mail is None:
+        return UNSUBSCRIBE
+    newer = session.exec(select(MailSent.id).where(
+        MailSent.address == user.email, MailSent.outbox_id > mail,
+        MailSent.status != "refused").limit(1)).first()
+    return UNSUBSCRIBE if newer is not None else REDUCE
+
+
+def fewer(mail_mode: str, than: str) -> bool:
+    """Whether ``mail_mode`` brings no more mail than ``than``."""
+    return MAIL_MODES.index(mail_mode) >= MAIL_MODES.index(than)
 
 
 def settings(session: Session, user: User) -> Settings:
@@ -87,6 +116,16 @@ def remove_webhook(session: Session, user: User, webhook_id: int) -> None:
         raise Refused("There is no such webhook on your list (removed already?).")
     session.execute(delete(WebhookSent).where(WebhookSent.webhook_id == webhook_id))
     session.delete(hook)
+    session.commit()
+
+
+def turn_on_webhook(session: Session, user: User, webhook_id: int) -> None:
+    """Turn back on one of the user's webhooks that failing posts turned off; raise Refused."""
+    hook = session.get(Webhook, webhook_id)
+    if hook is None or hook.user_id != user.id:
+        raise Refused("There is no such webhook on your list (removed already?).")
+    hook.disabled_at, hook.failures, hook.last_error = None, 0, None
+    session.add(hook)
     session.commit()
 
 

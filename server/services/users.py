@@ -24,6 +24,7 @@ from sqlmodel import Session, select
 
 from server.models import ApiToken, User, aware, utcnow
 from server.raw_sql import Raw
+from server.services import display_names
 
 TOKEN_PREFIX = "ws_"
 
@@ -79,11 +80,14 @@ def find_user(session: Session, email: str) -> User | None:
 
 def create_user(session: Session, email: str, display_name: str = "", locale: str = "en",
                 *, commit: bool = True) -> User:
-    """Add a user; raise EmailTaken if the address already has one."""
+    """Add a user; raise EmailTaken if the address already has one, NameRefused
+    (display_names) if the name breaks the rule. No name is no name: others see a neutral one
+    (display_names.shown), never the address's local part."""
     email = normalize_email(email)
+    display_name = display_names.check(display_name) if display_name else ""
     if find_user(session, email) is not None:
         raise EmailTaken(email)
-    user = User(email=email, display_name=display_name or email.split("@")[0], locale=locale)
+    user = User(email=email, display_name=display_name, locale=locale)
     session.add(user)
     if commit:
         session.commit()

@@ -3,7 +3,7 @@ catalogues as the mails, in the reader's language."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from flask import make_response
@@ -22,6 +22,7 @@ def environment(locale: str) -> Environment:
                       autoescape=select_autoescape(default=True),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
     env.install_gettext_translations(mail_render.translations(locale), newstyle=True)
+    env.filters["quoted"] = partial(mail_render.quoted, locale=locale)
     return env
 
 

@@ -23,7 +23,7 @@ from server import db
 from server.mail import game_text, summary_mrpresident, summary_tmotp
 from server.mail.terms import terms
 from server.models import Game, User
-from server.services import games, lobby
+from server.services import display_names, games, lobby
 from server.web import mrpresident_board, seats
 from server.web import mrpresident_words as words_mp
 from server.web.board import (_card, _result, _seat_and_game, board_context, public_board,
@@ -180,12 +180,13 @@ def show_result(game_id: int):
 
 
 def _players(session, game: Game, loc: str) -> list[dict]:
-    """Each seat and who played it (their display name, never their address)."""
+    """Each seat and who played it (the name they chose, else "Player <id>"; never their
+    address: display_names.shown)."""
     names = seats.names(game.game_type, loc)
     out = []
     for row in lobby.seat_rows(session, game.id):
         user = session.get(User, row.user_id) if row.user_id is not None else None
-        name = (user.display_name or user.email.split("@")[0]) if user else "–"
+        name = display_names.shown(user, _) if user else "–"
         out.append({"seat": row.seat, "seat_name": names.get(row.seat, row.seat), "name": name})
     return out
 

@@ -108,11 +108,12 @@ def test_a_decision_mail_carries_the_thread_and_reply_address(db_engine, session
     gid, jack, dick = new_game(session)
     deliver_all(db_engine, smtp_catcher)
     with Session(db_engine) as s:
-        ids = set(s.exec(select(MailSent.message_id).where(
-            MailSent.kind == "your_decision")).all())
-    decisions = [m for m in smtp_catcher.received() if m["Message-ID"] in ids]
+        rows = {m.message_id: m.outbox_id for m in s.exec(select(MailSent).where(
+            MailSent.kind == "your_decision")).all()}
+    decisions = [m for m in smtp_catcher.received() if m["Message-ID"] in rows]
     assert decisions
     for mail in decisions:
+        row_id = rows[mail["Message-ID"]]
         seat = "kennedy" if mail["To"] == jack.email else "nixon"
         user = jack if seat == "kennedy" else dick
         assert mail["Reply-To"] == reply_address.address(SETTINGS.secret, SETTINGS.domain, gid,
@@ -120,10 +121,10 @@ def test_a_decision_mail_carries_the_thread_and_reply_address(db_engine, session
         assert mail["In-Reply-To"] == mail["References"]
         assert f"game.{gid}.{seat}." in mail["In-Reply-To"]
         assert mail["Auto-Submitted"] == "auto-generated"
-        assert mail["List-Unsubscribe"].strip() == "<{}>".format(
-            links.preferences_url(SETTINGS.secret, SETTINGS.base_url, user.id))
-        assert links.preferences_url(SETTINGS.secret, SETTINGS.base_url, user.id) in \
-            mail.get_body(("plain",)).get_content()
+        # The mail's own settings link (links rotate: each mail's names its outbox row).
+        own = links.preferences_url(SETTINGS.secret, SETTINGS.base_url, user.id, row_id)
+        assert mail["List-Unsubscribe"].strip() == f"<{own}>"
+        assert own in mail.get_body(("plain",)).get_content()
 
 
 def test_a_decision_answered_before_its_mail_is_not_asked(db_engine, session, smtp_catcher):

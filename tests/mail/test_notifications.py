@@ -350,10 +350,11 @@ def test_every_mail_links_the_recipients_signed_preferences(db_engine, session, 
     row = write(session, "reminder", {"game_id": gid, "seat": asked[0], "step": game.step,
                                       "number": 1, "of": 1})
     (mail,) = deliver(session, db_engine, smtp_catcher, row)
-    signed = links.preferences_url(SETTINGS.secret, SETTINGS.base_url, user.id)
+    signed = links.preferences_url(SETTINGS.secret, SETTINGS.base_url, user.id, row)
     assert mail["List-Unsubscribe"].strip() == f"<{signed}>"
     assert signed in text(mail) and signed in mail.get_body(("html",)).get_content()
-    assert links.preferences_user(SETTINGS.secret, signed.rsplit("/", 1)[1]) == user.id
+    assert links.preferences_link(SETTINGS.secret, signed.rsplit("/", 1)[1]) == \
+        links.PreferencesLink(user.id, row)
 
 
 # --- nothing the recipient's view hides -------------------------------------------------------

@@ -79,8 +79,8 @@ def test_a_mail_arrives_with_its_headers_and_both_parts(smtp_server):
     assert got.get_content_type() == "multipart/alternative"
     text = got.get_body(("plain",)).get_content()
     html = got.get_body(("html",)).get_content()
-    assert "Dick has taken the seat of Nixon in your game #7." in text
-    assert "Dick has taken the seat of Nixon" in html and 'style="' in html
+    assert "“Dick” has taken the seat of Nixon in your game #7." in text
+    assert "“Dick” has taken the seat of Nixon" in html and 'style="' in html
 
 
 def test_a_server_taking_8bit_mime_gets_the_body_as_it_is(smtp_server):

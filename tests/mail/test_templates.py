@@ -86,8 +86,9 @@ def _signed(action: str) -> str:
     return f"{LINKS.base_url}/games/12/decide/signed-" + action.replace(" ", "-")
 
 
-# The mails go to users 7 (Jack) and 8 (Dick): their footers link to their signed preferences.
-PREFS = {name: links.preferences_url(SECRET, LINKS.base_url, user_id)
+# The mails go to users 7 (Jack) and 8 (Dick): their footers link to their signed preferences
+# (as the mails of outbox row 41 would: each mail has its own link).
+PREFS = {name: links.preferences_url(SECRET, LINKS.base_url, user_id, 41)
          for name, user_id in (("Jack", 7), ("Dick", 8))}
 NOW = datetime(2026, 11, 22, 21, 40, 12, tzinfo=timezone.utc)
 DEADLINE = datetime(2026, 11, 23, 18, 5, 33, tzinfo=timezone.utc)
@@ -207,6 +208,9 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
                                                 locale, LINKS, preferences_url=jack),
         "reply_foreign": contexts.reply_foreign("Jack", 12, "nixon", locale, LINKS,
                                                 preferences_url=jack),
+        "webhook_disabled": contexts.webhook_disabled(
+            "Jack", "https://discord.com/…abcd", 5, "HTTP 404", locale, LINKS,
+            preferences_url=jack),
         "sign_in": contexts.sign_in("Jack", locale, LINKS,
                                     "https://whistlestop.example/sign-in/TOKEN", 60,
                                     preferences_url=jack),

@@ -1,12 +1,16 @@
 """Notifications posted to webhooks, against a real local HTTP server: Discord and Slack shapes;
-a webhook that fails (500, 429, unreachable) is recorded with its error and retried, and posted
-once when it answers; a refusal (404) is recorded and not retried; a user's webhook gets that
-user's notifications only; the notify task retries with backoff until the post goes through."""
+a webhook that fails (500, 429, unreachable) is recorded with its error and tried again when
+its backoff is over, and posted once when it answers; a refusal (404) is recorded and not
+retried; a user's webhook gets that user's notifications only; the notify task queues the
+posts for the "webhooks" queue's task. (Bounds: tests/security/test_webhook_bounds.py.)"""
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
+from pathlib import Path
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -15,8 +19,8 @@ from sqlmodel import Session, select
 
 from server import db
 from server.app import create_app
-from server.mail import delivery, public_http, recipients, render, webhooks
-from server.models import OutboxMessage, Webhook, WebhookSent
+from server.mail import delivery, public_http, recipients, render, webhook_queue, webhooks
+from server.models import OutboxMessage, Webhook, WebhookSent, utcnow
 from tests.mail.test_delivery import SETTINGS, new_game, play_random_step, transport
 
 
@@ -91,10 +95,24 @@ def started(engine) -> int:
     return rows(engine, "game_started")[0].id
 
 
-def deliver(engine, row_id: int, catcher) -> str | None:
-    """The outbox row's mails and webhook posts, as the notify task sends them."""
-    return delivery.deliver(engine, row_id, SETTINGS, transport(catcher), webhook_timeout=5,
-                            webhook_private=True)   # the test's hooks listen on 127.0.0.1
+# The test's hooks listen on 127.0.0.1.
+POLICY = webhook_queue.Policy(timeout=5, allow_private=True)
+
+
+def deliver(engine, row_id: int, catcher, policy: webhook_queue.Policy = POLICY) -> str | None:
+    """The outbox row's mails, then its webhook posts tried once each, as the notify task and
+    the "webhooks" queue's post_webhook tasks do."""
+    done = delivery.deliver(engine, row_id, SETTINGS, transport(catcher))
+    for sent_id in webhook_queue.queued(engine, row_id):
+        webhook_queue.attempt(engine, sent_id, policy)
+    return done
+
+
+def retry_due(engine, minutes: float = 60, policy: webhook_queue.Policy = POLICY) -> list:
+    """Try again, as beat's sweep does, what is due ``minutes`` from now."""
+    later = utcnow() + timedelta(minutes=minutes)
+    return [webhook_queue.attempt(engine, i, policy, now=later)
+            for i in webhook_queue.due(engine, now=later)]
 
 
 def test_a_failing_webhook_is_recorded_retried_and_posted_once(db_engine, session, hooks,
@@ -103,18 +121,19 @@ def test_a_failing_webhook_is_recorded_retried_and_posted_once(db_engine, sessio
     add_hook(db_engine, jack.id, hooks.url + "/jack")
     row = started(db_engine)
     hooks.answers = [500]
-    with pytest.raises(webhooks.WebhookRetry, match="HTTP 500"):
-        deliver(db_engine, row, smtp_catcher)
+    assert deliver(db_engine, row, smtp_catcher) == "sent"  # the mails do not wait
     (claim,) = sent_rows(db_engine)
     assert (claim.status, claim.attempts) == ("retry", 1)
     assert "HTTP 500" in claim.last_error and "answer 500" in claim.last_error
-    assert deliver(db_engine, row, smtp_catcher) == "sent"
+    assert webhook_queue.due(db_engine) == []  # not before its backoff is over
+    assert retry_due(db_engine) == ["sent"]
     (claim,) = sent_rows(db_engine)
     assert (claim.status, claim.attempts) == ("sent", 2)
     first, second = hooks.to("/jack")
     assert first == second  # the same post, tried again
-    # The row is consumed now: a run again posts nothing more, and each mail went once.
+    # The row is consumed: a run again posts nothing more, and each mail went once.
     assert deliver(db_engine, row, smtp_catcher) == "duplicate"
+    assert retry_due(db_engine) == []
     assert len(hooks.to("/jack")) == 2
     assert len(smtp_catcher.to(jack.email)) == 1
 
@@ -124,8 +143,7 @@ def test_busy_or_broken_webhooks_are_retried(db_engine, session, hooks, smtp_cat
     gid, jack, dick = new_game(session)
     add_hook(db_engine, jack.id, hooks.url + "/jack")
     hooks.answers = [answer]
-    with pytest.raises(webhooks.WebhookRetry):
-        deliver(db_engine, started(db_engine), smtp_catcher)
+    deliver(db_engine, started(db_engine), smtp_catcher)
     assert sent_rows(db_engine)[0].status == "retry"
 
 
@@ -135,8 +153,7 @@ def test_an_unreachable_webhook_is_retried_with_the_error(db_engine, session, ho
     url = hooks.url
     hooks.close()  # nobody listens there any more
     add_hook(db_engine, jack.id, url + "/gone")
-    with pytest.raises(webhooks.WebhookRetry):
-        deliver(db_engine, started(db_engine), smtp_catcher)
+    deliver(db_engine, started(db_engine), smtp_catcher)
     (claim,) = sent_rows(db_engine)
     assert claim.status == "retry" and "ConnectionError" in claim.last_error
 
@@ -146,11 +163,12 @@ def test_a_refusing_webhook_fails_and_is_not_retried(db_engine, session, hooks, 
     add_hook(db_engine, jack.id, hooks.url + "/jack")
     row = started(db_engine)
     hooks.answers = [404]
-    assert deliver(db_engine, row, smtp_catcher) == "sent"  # no WebhookRetry
+    assert deliver(db_engine, row, smtp_catcher) == "sent"
     (claim,) = sent_rows(db_engine)
     assert (claim.status, claim.attempts) == ("failed", 1)
     assert "HTTP 404" in claim.last_error
     assert deliver(db_engine, row, smtp_catcher) == "duplicate"
+    assert retry_due(db_engine) == []
     assert len(hooks.to("/jack")) == 1
 
 
@@ -163,8 +181,8 @@ def test_a_webhook_on_a_private_address_is_refused_for_good(db_engine, session, 
     gid, jack, dick = new_game(session)
     add_hook(db_engine, jack.id, hooks.url.replace("127.0.0.1", host) + "/inside")
     row = started(db_engine)
-    assert delivery.deliver(db_engine, row, SETTINGS, transport(smtp_catcher),
-                            webhook_timeout=5) == "sent"
+    assert deliver(db_engine, row, smtp_catcher,
+                   webhook_queue.Policy(timeout=5)) == "sent"
     (claim,) = sent_rows(db_engine)
     assert claim.status == "failed" and "not a public internet address" in claim.last_error
     assert "127.0.0.1" in claim.last_error
@@ -259,6 +277,18 @@ def test_the_kind_is_guessed_from_the_url_or_checked():
 
 
 # --- through the notify task ----------------------------------------------------------------
+def published(app, queue: str = "webhooks") -> list[tuple[str, str, list]]:
+    """The messages waiting on the filesystem broker's ``queue`` (queue, task, arguments),
+    taken off it."""
+    folder = Path(app.config["BROKER_DIR"]) / "queue"
+    found = []
+    for path in sorted(folder.glob(f"*.{queue}.msg")):
+        message = json.loads(path.read_text())
+        args = json.loads(base64.b64decode(message["body"]))[0]
+        found.append((path.name.split(".")[1], message["headers"]["task"], args))
+        path.unlink()
+    return found
+
 @pytest.fixture
 def task_app(tmp_path, smtp_catcher):
     url = f"sqlite:///{tmp_path / 'webhooks.db'}"
@@ -272,25 +302,52 @@ def task_app(tmp_path, smtp_catcher):
     app.extensions["whistlestop.db"].dispose()
 
 
-def test_the_notify_task_retries_a_webhook_until_it_takes_the_post(task_app, hooks,
-                                                                   smtp_catcher):
+@pytest.fixture
+def broker(task_app):
+    """This process's Celery app publishing to the task app's filesystem broker."""
+    from server import config
+    from workers.celery_app import reconfigure
+
+    reconfigure(task_app.config)
+    yield
+    reconfigure(config.from_env())
+
+
+def test_the_notify_task_queues_the_posts_for_the_webhook_queue(task_app, broker, hooks,
+                                                                 smtp_catcher):
     from workers import tasks
 
-    assert webhooks.WebhookRetry in tasks.notify.autoretry_for
     engine = db.get_engine()
     with Session(engine) as s:
         gid, jack, dick = new_game(s)
     add_hook(engine, jack.id, hooks.url + "/jack")
     row = started(engine)
     hooks.answers = [500, 502]
-    result = tasks.notify.apply(args=(row,))  # eager: the retries run at once, in order
+    result = tasks.notify.apply(args=(row,))
     assert result.successful(), result.traceback
     (claim,) = sent_rows(engine)
-    assert (claim.status, claim.attempts) == ("sent", 3)
-    assert len(hooks.to("/jack")) == 3
+    # Published on the broker's "webhooks" queue, which its own worker consumes.
+    assert claim.status == "queued"
+    assert published(task_app) == [("webhooks", "whistlestop.post_webhook", [claim.id])]
     assert len([m for m in smtp_catcher.received() if m["To"] == jack.email]) == 1
     with Session(engine) as s:
         assert s.get(OutboxMessage, row).delivered_at is not None
+    assert tasks.post_webhook.apply(args=(claim.id,)).get() == "retry"
+    assert tasks.post_webhook.apply(args=(claim.id,)).get() is None  # not due yet
+    assert tasks.sweep_webhooks.apply().get() == 0
+    with Session(engine) as s:  # its backoff is over
+        s.execute(update(WebhookSent).values(next_at=utcnow() - timedelta(seconds=1)))
+        s.commit()
+    assert tasks.sweep_webhooks.apply().get() == 1
+    assert published(task_app) == [("webhooks", "whistlestop.post_webhook", [claim.id])]
+    assert tasks.post_webhook.apply(args=(claim.id,)).get() == "retry"  # 502
+    with Session(engine) as s:
+        s.execute(update(WebhookSent).values(next_at=utcnow() - timedelta(seconds=1)))
+        s.commit()
+    assert tasks.post_webhook.apply(args=(claim.id,)).get() == "sent"
+    (claim,) = sent_rows(engine)
+    assert (claim.status, claim.attempts) == ("sent", 3)
+    assert len(hooks.to("/jack")) == 3
 
 
 def test_webhooks_only_a_user_who_takes_no_mail_still_gets_every_post(db_engine, session,

@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from server.mail.game_text import texts
 from server.mail.summary_tmotp import card_name, electoral_votes, unpledged
-from server.models import Game, LogEntry, Spectator
+from server.models import Game, LogEntry, Seat, Spectator
 from tests.server.test_fairness import play
 from tests.web.pages_helpers import Reader, db_engine, new_game
 
@@ -192,7 +192,13 @@ def test_the_result_shows_the_winner_the_tally_the_seed_and_every_state(app, jac
     for seat, name in (("kennedy", "Kennedy"), ("nixon", "Nixon")):
         assert f"{name} {final['electoral_votes'][seat]} electoral votes" in html
     players = html.split("<main>", 1)[1]  # (the top bar names the reader's own address)
-    assert "jack</dd>" in players and "dick</dd>" in players and "@example.org" not in players
+    with Session(db_engine(app)) as session:  # no name chosen: a neutral one, not the address
+        ids = {seat.seat: seat.user_id for seat in session.exec(select(Seat).where(
+            Seat.game_id == gid)).all()}
+    assert f'<dt class="kennedy">Kennedy</dt><dd>Player {ids["kennedy"]}</dd>' in players
+    assert f'<dt class="nixon">Nixon</dt><dd>Player {ids["nixon"]}</dd>' in players
+    assert "jack</dd>" not in players and "dick</dd>" not in players
+    assert "@example.org" not in players
     assert f'href="/games/{gid}/replay"' in html
     rows = re.findall(r"<tr><td>[^<]+ \(([A-Z]{2})\)</td><td class=\"num\">(\d+)</td>"
                       r"<td[^>]*>([^<]+)</td>", html)

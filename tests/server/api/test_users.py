@@ -57,7 +57,7 @@ def test_sign_up_answers_alike_for_a_known_address_and_refuses_bad_input(client,
     smtp_catcher.wait_for_to("bo@example.org", 2)      # the owner gets each mail
     with store.session() as s:
         user = s.exec(select(User)).one()
-        assert user.display_name == "bo" and user.locale == "en"
+        assert user.display_name == "" and user.locale == "en"  # none: never the address
         assert user.email_verified_at is None and s.exec(select(ApiToken)).all() == []
 
     body = is_problem(client.post("/users", json={"email": "not an address", "locale": "x"}),
