@@ -118,6 +118,7 @@ def init_app(app: Flask) -> Api:
                        "description": "An API token from POST /users or POST /me/tokens"})
     from server.parsing import IdConverter, id_schema
     api.register_converter(IdConverter, id_schema)  # ids in paths: 1 to the database's largest
+    api.spec.components.schema("Order", schemas.ORDER_ONE_OF, schema=schemas.OrderSchema)
     # A safety net: a Problem raised outside the API's views (their blueprints answer their own).
     app.register_error_handler(problems.Problem, lambda exc: exc.response())
     for blp in BLUEPRINTS:

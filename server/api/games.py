@@ -37,7 +37,9 @@ def _published(value):
 
 @blp.route("", methods=["POST"])
 @auth.required
-@blp.arguments(schemas.NewGameSchema)
+@blp.arguments(schemas.NewGameSchema, example={
+    "game_type": "tmotp", "options": {"edition": "gmt"}, "public": True,
+    "seats": {"kennedy": None, "nixon": None}})
 @blp.response(201, schemas.NewGameResultSchema)
 @documents(401, 422, 429)
 def open_game(data):
@@ -108,7 +110,7 @@ def show_game(game_id):
 
 @blp.route("/<int:game_id>/join", methods=["POST"])
 @auth.required
-@blp.arguments(schemas.JoinSchema)
+@blp.arguments(schemas.JoinSchema, example={"seat": "nixon"})
 @blp.response(200, schemas.GameSchema)
 @documents(401, 403, 404, 409, 422)
 def join_game(data, game_id):

@@ -30,7 +30,7 @@ blp = Blueprint("orders", __name__, url_prefix="/api/v1/games",
 
 @blp.route("/<int:game_id>/orders", methods=["POST"])
 @auth.required
-@blp.arguments(_ORDER_SCHEMA)
+@blp.arguments(_ORDER_SCHEMA, example={"step": 12, "action": "play 71 campaign"})
 @blp.response(200, schemas.OrderAppliedSchema, description="The order was applied")
 @blp.alt_response(202, schema=schemas.OrderSealedSchema, success=True,
                   description="Simultaneous step: the order is sealed until every seat has "

@@ -39,7 +39,8 @@ def show(game_id):
 
 @blp.route("/<int:game_id>/standing-orders", methods=["PUT"])
 @auth.required
-@blp.arguments(schemas.StandingOrdersSchema)
+@blp.arguments(schemas.StandingOrdersSchema, example={"trigger": "helps_me",
+                                                      "second_place": "momentum"})
 @blp.response(200, schemas.StandingOrdersSchema)
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(403, response="FORBIDDEN")

@@ -55,6 +55,15 @@ def test_open_a_game_answers_it_and_each_seats_code_once(client, ann, bob):
     ({"game_type": "tmotp", "seats": {"kennedy": None}, "public": "perhaps"}, "public"),
     ({"seats": {"kennedy": None, "nixon": None}}, "game_type"),
     ({"game_type": "chess", "seats": {"white": None, "black": None}}, "game_type"),
+    # Values of another JSON type than the document says, once taken (found by Schemathesis,
+    # tests/security/test_schemathesis_live.py): a number for a boolean, a fraction for a count.
+    ({"game_type": "tmotp", "seats": {"kennedy": None, "nixon": None}, "public": 1}, "public"),
+    ({"game_type": "tmotp", "seats": {"kennedy": None, "nixon": None},
+      "options": {"vp_cards": "yes"}}, "options"),
+    ({"game_type": "tmotp", "seats": {"kennedy": None, "nixon": None},
+      "bot_delay_seconds": 2.5e-42}, "bot_delay_seconds"),
+    ({"game_type": "tmotp", "seats": {"kennedy": None, "nixon": None},
+      "timing": {"decision_hours": 1.0}}, "timing"),
 ])
 def test_open_a_game_with_a_malformed_body_is_422(client, ann, payload, field):
     body = is_problem(client.post("/games", ann, json=payload), 422)

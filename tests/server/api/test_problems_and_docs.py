@@ -77,6 +77,9 @@ def test_openapi_document_and_swagger_ui(client):
     orders = spec["paths"]["/api/v1/games/{game_id}/orders"]["post"]
     assert {"200", "202", "401", "403", "404", "409", "422"} <= set(orders["responses"])
     assert any(p["name"] == "Idempotency-Key" for p in orders["parameters"])
+    # An order names exactly one of action and actions: the document says so too.
+    assert spec["components"]["schemas"]["Order"]["oneOf"] == [{"required": ["actions"]},
+                                                               {"required": ["action"]}]
     conflict = spec["components"]["responses"]["CONFLICT"]["content"]
     assert list(conflict) == ["application/problem+json"]
     r = client.get("/docs")
