@@ -38,6 +38,7 @@ log = logging.getLogger("whistlestop.webhooks")
 
 _SENT = WebhookSent.__table__
 WAITING = ("queued", "retry")
+GRACE = 60.0  # seconds a queued post's own message has before the sweep publishes it again
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,16 @@ def queued(engine: Engine, outbox_id: int) -> list[int]:
 
 
 def due(engine: Engine, lease: float = webhooks.LEASE, now: datetime | None = None,
-        limit: int = 1000) -> list[int]:
-    """The posts to try now: waiting and due, or claimed by a run that died (lease over)."""
+        limit: int = 1000, grace: float = GRACE) -> list[int]:
+    """The posts to try now that no message may be on its way for: backing off and due, queued
+    ``grace`` seconds ago and still not taken (the notify task's message was lost), or claimed
+    by a run that died (``lease`` over)."""
     now = now or utcnow()
     with engine.connect() as connection:
         return list(connection.execute(select(_SENT.c.id).where(or_(
-            (_SENT.c.status.in_(WAITING)) & (_SENT.c.next_at <= now),
+            (_SENT.c.status == "retry") & (_SENT.c.next_at <= now),
+            (_SENT.c.status == "queued")
+            & (_SENT.c.next_at <= now - timedelta(seconds=grace)),
             (_SENT.c.status == "sending")
             & (_SENT.c.updated_at < now - timedelta(seconds=lease))))
             .order_by(_SENT.c.id).limit(limit)).scalars())

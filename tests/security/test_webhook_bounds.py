@@ -140,3 +140,19 @@ def test_the_default_bounds_are_stated(app):
     policy = webhook_queue.Policy.from_config(app.config)
     assert (policy.retry_seconds, policy.attempts, policy.disable_after) == (60.0, 6, 5)
     assert [policy.wait(n).total_seconds() for n in range(1, 6)] == [60, 120, 240, 480, 960]
+
+
+def test_a_post_whose_message_was_lost_is_sent_by_the_sweep_after_a_grace(
+        db_engine, session, hooks, smtp_catcher):
+    """The notify task publishes each queued post; beat's sweep publishes again only what is
+    still queued a grace later (a lost message), so the queue is not flooded with repeats."""
+    gid, jack, dick = new_game(session)
+    add_hook(db_engine, jack.id, hooks.url + "/jack")
+    deliver_only(db_engine, started(db_engine), smtp_catcher)
+    (post,) = sent_rows(db_engine)
+    now = utcnow()
+    assert webhook_queue.due(db_engine, now=now) == []
+    later = now + timedelta(seconds=webhook_queue.GRACE + 1)
+    assert webhook_queue.due(db_engine, now=later) == [post.id]
+    assert webhook_queue.attempt(db_engine, post.id, POLICY, now=later) == "sent"
+    assert webhook_queue.due(db_engine, now=later + timedelta(days=1)) == []
