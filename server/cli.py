@@ -182,7 +182,7 @@ def _create_game(args) -> int:
         options["edition"] = args.edition
     seats = {seat: _check_email(email) for seat, email in _pairs(args.seat, "seat").items()}
     try:
-        names = engine.new_game(args.type, seed="check", options=dict(options)).seats
+        names = engine.info(args.type).seats(options)
     except engine.OptionsError as exc:
         raise CommandError(str(exc)) from None
     if set(seats) != set(names):

@@ -3,10 +3,11 @@ from .driver import DeadEnd, advance_chance, chance_rng, play_random, replay, sa
 from .errors import ActionError, IllegalAction, MalformedAction, OptionsError
 from .notation import Action
 from .protocol import CHANCE, GameState, Outcome
-from .registry import from_dict, games, new_game, register
+from .registry import GameInfo, from_dict, games, info, new_game, register
 
 __all__ = [
-    "Action", "ActionError", "CHANCE", "DeadEnd", "GameState", "IllegalAction", "MalformedAction",
-    "OptionsError", "Outcome", "advance_chance", "chance_rng", "from_dict", "games", "new_game",
+    "Action", "ActionError", "CHANCE", "DeadEnd", "GameInfo", "GameState", "IllegalAction",
+    "MalformedAction", "OptionsError", "Outcome", "advance_chance", "chance_rng", "from_dict",
+    "games", "info", "new_game",
     "play_random", "register", "replay", "sample_chance",
 ]

@@ -1,18 +1,64 @@
-"""The game registry: game ids to the functions that start and restore a game."""
+"""The game registry: game ids to the functions that start and restore a game, and what each
+game declares of itself (``GameInfo``), so that a lobby learns a game's seats and options
+without building one. The games themselves are listed in ``engine/games/__init__.py``; a game
+may also be registered from elsewhere (a test's game)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
 from .errors import OptionsError
 
 _GAMES: dict = {}
+_INFO: dict = {}
 
 
-def register(game_id: str, new, from_dict) -> None:
-    """Record a game: ``new(seed=, players=, options=)`` and ``from_dict(data, copy=)``."""
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game declares of itself.
+
+    ``check_options(options) -> options``: the full option set (defaults filled in), or
+    OptionsError naming what is wrong; ``seats_for(checked options) -> seats``."""
+    game_id: str
+    min_players: int
+    max_players: int
+    simultaneous: bool  # whether some steps are sealed and resolved once every seat committed
+    check_options: Callable[[dict], dict]
+    seats_for: Callable[[dict], "list[str] | tuple[str, ...]"]
+    option_defaults: Mapping[str, object] = field(default_factory=dict)
+
+    def seats(self, options: dict | None = None) -> tuple[str, ...]:
+        """The seats of a game with these options (raises OptionsError if they are bad)."""
+        return tuple(self.seats_for(self.check_options(dict(options or {}))))
+
+
+def register(game_id: str, new, from_dict, info: GameInfo | None = None) -> None:
+    """Record a game: ``new(seed=, players=, options=)`` and ``from_dict(data, copy=)``, and
+    what it declares of itself."""
     _GAMES[game_id] = (new, from_dict)
+    if info is not None:
+        _INFO[game_id] = info
+
+
+def unregister(game_id: str) -> None:
+    """Forget a game registered from elsewhere than engine/games (a test's game)."""
+    _GAMES.pop(game_id, None)
+    _INFO.pop(game_id, None)
 
 
 def games() -> list:
     """Return the registered game ids, sorted."""
     _load_builtin()
     return sorted(_GAMES)
+
+
+def info(game_id: str) -> GameInfo:
+    """What ``game_id`` declares of itself; OptionsError naming the games if there is none."""
+    _lookup(game_id)
+    try:
+        return _INFO[game_id]
+    except KeyError:
+        raise OptionsError(f"The game '{game_id}' declares no seats or options.") from None
 
 
 def new_game(game_id: str, *, seed, players=None, options=None):
@@ -40,4 +86,4 @@ def _lookup(game_id):
 def _load_builtin() -> None:
     # Every time, not only when nothing is registered: one game imported on its own (its bots,
     # say) must not hide the others. A second import is a dictionary look-up.
-    from engine.games import mrpresident, tmotp  # noqa: F401  (register themselves)
+    import engine.games  # noqa: F401  (the list of games; each registers itself)

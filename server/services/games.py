@@ -229,7 +229,7 @@ def create_game(session: Session, game_type: str, options: dict | None,
     reminder_hours, on_deadline, checked by lobby.check_timing (default: the model's)."""
     seed = seed if seed is not None else secrets.token_hex(16)
     options = dict(options or {})
-    names = engine.new_game(game_type, seed=seed, options=options).seats
+    names = engine.info(game_type).seats(options)
     if set(seats) != set(names):
         raise engine.OptionsError(f"The seats of {game_type} are {', '.join(names)}.")
     game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,

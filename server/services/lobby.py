@@ -35,7 +35,7 @@ class LobbyError(Exception):
 
 def seats_of(game_type: str, options: dict | None) -> tuple[str, ...]:
     """The seat names of a game type with these options (raises OptionsError if they are bad)."""
-    return tuple(engine.new_game(game_type, seed="seats", options=dict(options or {})).seats)
+    return engine.info(game_type).seats(options)
 
 
 # Time limits (server/services/deadlines.py): hours per decision (0: none), reminders (hours

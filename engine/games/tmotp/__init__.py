@@ -1,16 +1,19 @@
 """1960: The Making of the President (GMT 2nd edition and Z-Man 1st edition)."""
 from engine.bots import register as register_bot
-from engine.core.registry import register
+from engine.core.registry import GameInfo, register
 
 from . import bag, bots, campaign_points, debates, election_day, momentum, strategy, turn  # noqa: F401
 from .events import common  # noqa: F401
 from .flow import STEPS, THEN
 from .setup import new
-from .state import GAME_ID, TmotpState
+from .data import SEATS
+from .state import GAME_ID, OPTION_DEFAULTS, TmotpState, check_options
 
 TmotpState.STEPS = STEPS
 TmotpState.THEN = THEN
-register(GAME_ID, new, TmotpState.from_dict)
+register(GAME_ID, new, TmotpState.from_dict, GameInfo(
+    GAME_ID, min_players=2, max_players=2, simultaneous=False, check_options=check_options,
+    seats_for=lambda _options: SEATS, option_defaults=OPTION_DEFAULTS))
 register_bot(GAME_ID, "greedy", lambda **budget: bots.GreedyBot())
 register_bot(GAME_ID, "strong", lambda **budget: bots.StrongBot(**budget))
 
