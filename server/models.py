@@ -61,7 +61,8 @@ class Game(SQLModel, table=True):
     state: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))  # cache
     public: bool = False
     created_by: Optional[int] = Field(default=None, foreign_key="user.id")
-    # {"winner": seat | None, "reason": str, "resigned": seat?} once the game is over
+    # {"winner": seat | None, "reason": str, "termination": engine.core.Termination value,
+    #  "resigned" or "forfeited": seat?} once the game is over
     result: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     # Deadlines (server/services/deadlines.py). Each decision has ``decision_hours`` from the
     # moment it is asked (``deadline_at``); a reminder goes ``reminder_hours`` before it (each

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 from .errors import IllegalAction, MalformedAction
 from .messages import Message, data, plain
@@ -11,17 +12,31 @@ CHANCE = "chance"
 """The seat name of chance: the active 'seat' when a random draw is due."""
 
 
+class Termination(str, Enum):
+    """How a finished game was decided, beside the words of ``Outcome.reason``."""
+
+    SCORE = "score"  # the game's own count
+    TIE_BREAK = "tie_break"  # a tie, broken by the count the rules name next
+    LOT = "lot"  # a tie drawn by lot
+    DRAW = "draw"  # nobody won
+    RESIGNED = "resigned"  # a player resigned (the server ends the game)
+    FORFEITED = "forfeited"  # a deadline missed where it forfeits (the server ends the game)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: the winner (None for a draw) and why, in words."""
+    """How a finished game ended: the winner (None for a draw), why in words, and how it was
+    decided (``termination``)."""
 
     winner: str | None
     reason: str
     scores: dict = field(default_factory=dict)
+    termination: Termination = Termination.SCORE
 
     def to_dict(self) -> dict:
         return {"winner": self.winner, "reason": str(self.reason),
-                "reason_message": data(self.reason), "scores": dict(self.scores)}
+                "reason_message": data(self.reason), "scores": dict(self.scores),
+                "termination": self.termination.value}
 
 
 class GameState:

@@ -349,9 +349,9 @@ def resign(session: Session, game_id: int, seat: str, *, step: int | None = None
             reason = state.msg("{seat} missed the deadline and forfeits.", seat=(losers or [seat])[0])
         else:
             reason = state.msg("{seats} missed the deadline and forfeit.", seats=losers)
+        ended = engine.Termination.FORFEITED if forfeit else engine.Termination.RESIGNED
         result = {"winner": winner, "reason": str(reason), "reason_message": reason.data(),
-                  "scores": {},
-                  ("forfeited" if forfeit else "resigned"): seat}
+                  "scores": {}, "termination": ended.value, ended.value: seat}
         done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
                                                   Game.status == "active")
                                .values(step=game.step + 1, status="finished", result=result,

@@ -132,6 +132,7 @@ def test_forfeit(db_engine):
     assert deadlines.ring(db_engine, gid, aware(game.deadline_at)) == "forfeited"
     game = _fresh(db_engine, gid)
     assert game.status == "finished" and game.result["forfeited"] == seat
+    assert game.result["termination"] == "forfeited"
     assert game.result["winner"] == ({"kennedy", "nixon"} - {seat}).pop()
     assert game.alarm_at is None
     assert [r["source"] for r in _rows(db_engine, "deadline_passed", gid)] == ["forfeit"]

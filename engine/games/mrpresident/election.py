@@ -18,7 +18,7 @@
   is settled by lot); then the national election between the parties, hands whole again and the
   two-card play once more available ("the second game").
 """
-from engine.core.protocol import Outcome
+from engine.core.protocol import Outcome, Termination
 
 from .data import CARDS, MAJORITY, PARTIES, STATES
 
@@ -238,4 +238,21 @@ def final_outcome(g):
         scores = dict(tally)
         reason = msg("{seat} becomes Mr. President with {n} electoral votes.",
                      seat=result["winner"], n=n)
-    return Outcome(result["president"], reason, scores)
+    return Outcome(result["president"], reason, scores, termination(g.s, result))
+
+
+def termination(s: dict, result: dict) -> Termination:
+    """How the last election was decided: its own count; a tie broken by the count the rules
+    name next (a tied popular vote by the electoral vote, a tie in the last election by the
+    most votes over all the elections); or a tie that stayed, drawn by lot
+    (``elected_by_lot``)."""
+    tally = result["tally"]
+    top = _top(tally)
+    if len(top) == 1:
+        return Termination.SCORE
+    if s["options"]["count"] == "popular":  # a tied popular vote: the electoral vote next
+        top = _top({k: result["ev"][k] for k in top})
+        if len(top) == 1:
+            return Termination.TIE_BREAK
+    overall = {k: tally[k] + sum(p["tally"][k] for p in s["past"]) for k in top}
+    return Termination.TIE_BREAK if len(_top(overall)) == 1 else Termination.LOT

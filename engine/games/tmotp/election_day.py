@@ -1,5 +1,5 @@
 """Election Day - Turn 9: bonus cubes, initiative, strategy cards, events, undecided states, tally."""
-from engine.core.protocol import Outcome
+from engine.core.protocol import Outcome, Termination
 
 from .bag import bag_size, initiative_check, support_checks
 from .board import electoral_votes, gain, leader, own
@@ -217,4 +217,12 @@ def final_outcome(g):
     if r is None:
         return None
     reason = tally_reason(g, r["winner"], r["electoral_votes"], r["states"], r["support"])
-    return Outcome(r["winner"], reason, dict(r["electoral_votes"]))
+    return Outcome(r["winner"], reason, dict(r["electoral_votes"]),
+                   termination(r["winner"], r["electoral_votes"]))
+
+
+def termination(winner, ev: dict) -> Termination:
+    """How the election was decided (the branches of ``tally_reason``)."""
+    if winner is None:
+        return Termination.DRAW
+    return Termination.SCORE if ev["kennedy"] != ev["nixon"] else Termination.TIE_BREAK

@@ -249,6 +249,7 @@ def test_the_log_during_play_and_after_the_end(client, store, ann, bob):
     game = r.get_json()
     assert game["status"] == "finished" and game["seed"] == "log-seed"
     assert game["result"]["winner"] == "kennedy" and game["result"]["resigned"] == "nixon"
+    assert game["result"]["termination"] == "resigned"
     full = client.get(f"/games/{gid}/log", ann).get_json()
     assert full["complete"] is True and full["seed"] == "log-seed"
     assert [[e["seat"], e["action"]] for e in full["entries"]] == [list(e) for e in state.s["log"]]
