@@ -470,13 +470,13 @@ def _sign_in(session, payload, settings) -> list[Envelope]:
 
 def _webhook_disabled(session, payload, settings) -> list[Envelope]:
     """A user told that one of their webhooks was turned off (server/mail/webhook_queue.py)."""
-    from server.services.preferences import masked  # (services import this module)
+    from server.services.preferences import failure_kind, masked  # (it imports this module)
 
     user = session.get(User, payload["user_id"])
     hook = session.get(Webhook, payload["webhook_id"])
     if user is None or hook is None or hook.disabled_at is None:
         return []  # removed, or turned back on, meanwhile
-    error = (hook.last_error or "").split(":", 1)[0][:40]
+    error = failure_kind(hook.last_error)
     return [Envelope(f"user:{user.id}", user.email, user.locale, "webhook_disabled",
                      contexts.webhook_disabled(_name(user), masked(hook.url), hook.failures,
                                                error, user.locale, settings.links),

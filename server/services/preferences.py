@@ -129,6 +129,12 @@ def turn_on_webhook(session: Session, user: User, webhook_id: int) -> None:
     session.commit()
 
 
+def failure_kind(error: str | None) -> str:
+    """What a webhook's last failure was, fit to show its user: the kind ("HTTP 404",
+    "ConnectTimeout"), never the webhook's own words."""
+    return (error or "").split(":", 1)[0][:40]
+
+
 def masked(url: str) -> str:
     """A webhook URL fit to show: its host and the end of its path (the rest is its secret)."""
     parts = urlsplit(url)

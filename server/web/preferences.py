@@ -181,7 +181,7 @@ def _page(session, user: User, power: str, *, notice: str | None = None,
                                               and prefs.fewer(m, current.mail_mode))],
                 webhooks=([{"id": h.id, "url": prefs.masked(h.url), "flavor": h.flavor,
                             "off": h.disabled_at, "failures": h.failures,
-                            "error": (h.last_error or "").split(":", 1)[0][:40]}
+                            "error": prefs.failure_kind(h.last_error)}
                            for h in current.webhooks] if everything else None),
                 max_webhooks=prefs.MAX_WEBHOOKS, action_url=request.path,
                 sign_in_url=_sign_in_url(), notice=notice, refusal=refusal,
