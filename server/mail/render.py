@@ -16,7 +16,9 @@ import css_inline
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, select_autoescape
+
+from server.games.templates import GameTemplates
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
@@ -94,7 +96,7 @@ class _MailEnvironment(Environment):
 
 @lru_cache(maxsize=None)
 def environment(locale: str) -> Environment:
-    env = _MailEnvironment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
+    env = _MailEnvironment(loader=GameTemplates(TEMPLATES, "email"), undefined=StrictUndefined,
                       autoescape=select_autoescape(enabled_extensions=("html",),
                                                    default_for_string=False),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,

@@ -9,8 +9,9 @@ from pathlib import Path
 from flask import make_response
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, select_autoescape
 
+from server.games.templates import GameTemplates
 from server.mail import render as mail_render
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "web"
@@ -18,7 +19,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "web"
 
 @lru_cache(maxsize=None)
 def environment(locale: str) -> Environment:
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
+    env = Environment(loader=GameTemplates(TEMPLATES, "web"), undefined=StrictUndefined,
                       autoescape=select_autoescape(default=True),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
     env.install_gettext_translations(mail_render.translations(locale), newstyle=True)

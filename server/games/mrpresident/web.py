@@ -1,0 +1,8 @@
+"""What Mr. President's pages show beyond the shared templates (the Web section of
+server/games/presenter.py)."""
+
+from __future__ import annotations
+
+
+class Web:
+    pass
