@@ -19,7 +19,9 @@ from babel.dates import (format_date, format_datetime, get_date_format, get_date
 from engine.games.mrpresident.state import check_options
 from server.catalogue import N_
 from server.mail import choices as choice_lists
-from server.mail import game_text, summary_mrpresident, summary_tmotp
+from server.games.mrpresident import summary as summary_mrpresident
+from server.games.tmotp import summary as summary_tmotp
+from server.mail import game_text
 from server.mail.render import gettext, supported
 from server.mail.terms import terms
 

@@ -17,7 +17,9 @@ from engine.core.errors import OptionsError
 from engine.games.mrpresident.state import check_options
 from engine.games.tmotp.data import CARDS
 from server import db
-from server.mail import game_text, summary_mrpresident, summary_tmotp
+from server.games.mrpresident import summary as summary_mrpresident
+from server.games.tmotp import summary as summary_tmotp
+from server.mail import game_text
 from server.mail.terms import terms
 from server.models import Game
 from server.services import games, lobby, play

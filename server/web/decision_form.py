@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from engine.games.tmotp.data import CARDS, STATES, travel_cost
-from server.mail import summary_tmotp
+from server.games.tmotp import summary as summary_tmotp
 from server.mail.terms import terms
 from server.web import mrpresident_form
 from server.web.words import _

@@ -9,7 +9,7 @@ do). Another seat's hand or a card laid face down is never named: the view does 
 
 from __future__ import annotations
 
-from server.mail import summary_mrpresident
+from server.games.mrpresident import summary as summary_mrpresident
 
 BOARD_TEMPLATE = "_mrpresident_board.html"
 HAND_TEMPLATE = "_mrpresident_hand.html"

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from engine.games.mrpresident.data import (BANDS, CARDS, CLOSE_SHARES, CLOSE_SPREAD, MAJORITY,
                                            STATES, TOTAL_EV)
-from server.mail import summary_mrpresident as summary
+from server.games.mrpresident import summary
 from server.web import help as notation_help
 from server.web import mrpresident_words as words
 from server.web.pages import page

@@ -7,7 +7,7 @@ words (colour bands, places, the options) are the summary's (server/mail/summary
 from __future__ import annotations
 
 from engine.games.mrpresident.data import CARD_VALUES, SEAT_NAMES
-from server.mail import summary_mrpresident
+from server.games.mrpresident import summary as summary_mrpresident
 from server.mail.terms import terms
 from server.web.words import _
 

@@ -20,7 +20,9 @@ from flask import Blueprint, abort, request
 import engine.core as game_engine
 from engine.games.tmotp.data import SEAT_NAMES, STATES
 from server import db
-from server.mail import game_text, summary_mrpresident, summary_tmotp
+from server.games.mrpresident import summary as summary_mrpresident
+from server.games.tmotp import summary as summary_tmotp
+from server.mail import game_text
 from server.mail.terms import terms
 from server.models import Game, User
 from server.services import display_names, games, lobby

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from server.mail import delivery, reply_address, smtp
 from server.mail.recipients import MailSettings
-from server.mail.summary_tmotp import card_name
+from server.games.tmotp.summary import card_name
 from server.models import Game, MailSent, OutboxMessage, Seat, User, utcnow
 from server.services import games as svc
 from server.services import links, users

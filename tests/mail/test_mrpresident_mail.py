@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from server.mail import choices, game_text
-from server.mail.summary_mrpresident import variant
+from server.games.mrpresident.summary import variant
 from server.models import Game, MailSent
 from server.services import games as svc
 from server.services import users

@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from server.mail import delivery
 from server.models import (AutoOrder, Game, MailSent, OutboxMessage, Seat, StandingOrder, User,
                            utcnow)
-from server.mail.summary_tmotp import card_name
+from server.games.tmotp.summary import card_name
 from server.services import games as svc
 from server.services import links
 from tests.mail.test_delivery import SETTINGS, new_game, transport

@@ -15,7 +15,7 @@ from engine.core.messages import data
 
 from server.mail import contexts, render
 from tests.mail import golden_mrpresident
-from server.mail.summary_tmotp import card_name
+from server.games.tmotp.summary import card_name
 from server.services import links
 from server.services.games import _advance
 

@@ -15,8 +15,8 @@ from babel.messages.pofile import read_po
 from engine.games.tmotp.data import CARDS
 
 from server.mail import render, terms
-from server.mail.summary_mrpresident import campaign_name
-from server.mail.summary_tmotp import card_name
+from server.games.mrpresident.summary import campaign_name
+from server.games.tmotp.summary import card_name
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT.parent / "shared" / "rules"   # the rulebooks every checkout has beside it

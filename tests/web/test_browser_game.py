@@ -14,7 +14,7 @@ import re
 from markupsafe import escape
 from sqlmodel import Session, select
 
-from server.mail.summary_tmotp import card_name
+from server.games.tmotp.summary import card_name
 from server.models import Game, Order
 from tests.server.api.conftest import running_app
 from tests.services import free_port

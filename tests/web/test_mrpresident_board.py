@@ -11,7 +11,7 @@ import re
 
 from engine.core.driver import play_random
 from engine.games.mrpresident.data import CARDS
-from server.mail import summary_mrpresident
+from server.games.mrpresident import summary as summary_mrpresident
 from server.web import mrpresident_board
 from server.web.pages import environment
 from tests.web.test_mrpresident_form import VARIANTS, play

@@ -13,7 +13,7 @@ import pytest
 from markupsafe import escape
 from sqlmodel import Session, select
 
-from server.mail.summary_tmotp import card_name
+from server.games.tmotp.summary import card_name
 from server.models import Game, UsedSignIn
 from server.services import lobby
 from tests.web.pages_helpers import (Reader, csrf, db_engine, hidden_part, new_game, path_of,

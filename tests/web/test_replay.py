@@ -17,7 +17,7 @@ from markupsafe import escape
 from sqlmodel import Session, select
 
 from server.mail.game_text import texts
-from server.mail.summary_tmotp import card_name, electoral_votes, unpledged
+from server.games.tmotp.summary import card_name, electoral_votes, unpledged
 from server.models import Game, LogEntry, Seat, Spectator
 from tests.server.test_fairness import play
 from tests.web.pages_helpers import Reader, db_engine, new_game
