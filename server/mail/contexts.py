@@ -21,9 +21,9 @@ from server.catalogue import N_
 from server.mail import choices as choice_lists
 from server.games.mrpresident import summary as summary_mrpresident
 from server.games.tmotp import summary as summary_tmotp
-from server.mail import game_text
-from server.mail.render import gettext, supported
-from server.mail.terms import terms
+from server.i18n import game_text
+from server.i18n import gettext, supported
+from server.games import presenter
 
 # Longer lists of legal orders (a Campaigning allocation can have hundreds) point to the page.
 MAX_LISTED = choice_lists.MAX_LISTED
@@ -80,7 +80,7 @@ def _common(game_id: int, seat: str | None, player_name: str, locale: str, links
     when the mail goes to a user; else the plain page, which asks them to log in."""
     return {"game_id": game_id, "game_type": game_type, "player_name": player_name,
             "locale": locale,
-            "seat_name": terms(locale)["seats"].get(seat, seat or ""),
+            "seat_name": presenter(game_type).seat_names(locale).get(seat, seat or ""),
             "game_url": links.game(game_id),
             "preferences_url": preferences_url or links.preferences()}
 
@@ -143,7 +143,8 @@ def your_decision(game_id: int, seat: str, step: int, view: dict, player_name: s
     legal = list(view["legal_actions"])
     game_type = view["game"]
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
-            "step": step, "prompt": game_text.text(_prompt(view), locale), "legal_actions": legal,
+            "step": step, "prompt": game_text.text(_prompt(view), locale, game_type),
+            "legal_actions": legal,
             **_choices(legal, game_type, choice_url),
             "simultaneous": len(view.get("active", [])) > 1, "max_listed": MAX_LISTED,
             "summary": summary(view, seat, notes_seen, locale),
@@ -204,14 +205,14 @@ def digest(player_name: str, day: str, waiting: Iterable[dict], locale: str, lin
     "prompt", "legal_actions", "deadline_at", "choice_url" (the signed link of an action, or
     None)}, from the seat's own view. ``game_type``: the one type of every game listed, or None
     when they are of several (the subject names the game when it can)."""
-    seats = terms(locale)["seats"]
     games = []
     for entry in waiting:
         game_type = entry.get("game", "tmotp")
         games.append({
             "game_id": entry["game_id"], "game_type": game_type,
-            "seat_name": seats.get(entry["seat"], entry["seat"]),
-            "step": entry["step"], "prompt": game_text.text(entry["prompt"], locale),
+            "seat_name": presenter(game_type).seat_names(locale).get(entry["seat"],
+                                                                     entry["seat"]),
+            "step": entry["step"], "prompt": game_text.text(entry["prompt"], locale, game_type),
             **_choices(entry["legal_actions"], game_type, entry.get("choice_url")),
             "deadline": deadline(entry.get("deadline_at"), now, locale),
             "game_url": links.game(entry["game_id"])})
@@ -229,7 +230,7 @@ def game_started(game_id: int, seat: str, player_name: str, seed_hash: str, loca
                  ) -> dict:
     """``seats``: every seat of the game; ``options``: the game's options as stored (those not
     given take the game's defaults; Mr. President's mail names its variant)."""
-    names = terms(locale)["seats"]
+    names = presenter(game_type).seat_names(locale)
     opponents = [names[s] for s in seats if s != seat]
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
             "opponent": opponents[0], "opponents": game_text.JOIN[supported(locale)].join(
@@ -248,11 +249,11 @@ def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, s
               seed_hash: str, player_name: str, locale: str, links: Links,
               preferences_url: str | None = None) -> dict:
     result = result or {}
-    winner = terms(locale)["seats"].get(result.get("winner"))
+    winner = presenter(view["game"]).seat_names(locale).get(result.get("winner"))
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, view["game"]),
             "winner": winner,
             "result_text": game_text.text(result.get("reason_message") or result.get("reason")
-                                          or result.get("text") or "", locale),
+                                          or result.get("text") or "", locale, view["game"]),
             "seed": seed, "seed_hash": seed_hash, "replay_url": links.replay(game_id),
             "summary": summary(view, seat, len(view.get("notes", [])), locale)}
 
@@ -262,7 +263,7 @@ def seat_joined(game_id: int, seat: str | None, player_name: str, joined_name: s
                 preferences_url: str | None = None, game_type: str = "tmotp") -> dict:
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
             "joined_name": joined_name,
-            "joined_seat": terms(locale)["seats"].get(joined_seat, joined_seat),
+            "joined_seat": presenter(game_type).seat_names(locale).get(joined_seat, joined_seat),
             "all_seated": all_seated}
 
 
@@ -295,11 +296,12 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
     legal = choice_lists.listed(answer.get("legal", []), view["game"])
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
             "applied": list(answer.get("applied", [])),
-            "reason": game_text.text(answer.get("reason"), locale),
+            "reason": game_text.text(answer.get("reason"), locale, view["game"]),
             "legal": legal["listed"], "legal_more": legal["more"], "legal_pairs": legal["pairs"],
             "standing": list(answer.get("standing") or []),
             "answered_step": answer.get("answered_step"),
-            "prompt": game_text.text(_prompt(view), locale) if view["legal_actions"] else None}
+            "prompt": game_text.text(_prompt(view), locale, view["game"])
+            if view["legal_actions"] else None}
 
 
 def _prompt(view: dict):

@@ -22,7 +22,8 @@ import engine.core as game_engine
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from server.mail import contexts, render, reply_address
+from server import i18n
+from server.mail import contexts, reply_address
 from server.models import AutoOrder, Game, OutboxMessage, Seat, User, Webhook, utcnow
 from server.services import display_names, games, links, sign_in, standing, users
 
@@ -146,7 +147,7 @@ def _name(user: User | None, shown_to: str | None = None) -> str:
         return ""
     if shown_to is None:
         return user.display_name or user.email.split("@")[0]
-    return display_names.shown(user, lambda message: render.gettext(message, shown_to))
+    return display_names.shown(user, lambda message: i18n.gettext(message, shown_to))
 
 
 def _unmailed(session: Session, game_id: int, seat: str) -> list[AutoOrder]:

@@ -1,28 +1,21 @@
 """Render a mail from its templates: `templates/email/<kind>.txt` and `<kind>.html`, each
 extending a base layout and defining a `subject` block; the HTML's stylesheet is inlined
-(css-inline), as mail clients ignore <style>. Text is translated with Babel catalogues
-(`server/translations/<locale>/LC_MESSAGES/messages.po`, compiled in memory when first used, so
-no compiled .mo file can go stale), by the recipient's locale.
+(css-inline), as mail clients ignore <style>. Text is translated with Babel catalogues (server/i18n), by the recipient's locale.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from io import BytesIO
 from pathlib import Path
 
 import css_inline
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
 from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from server.games.templates import GameTemplates
+from server.i18n import quoted, supported, translations
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
-LOCALES = ("en", "ja", "es")
 KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over",
          "order_received", "order_refused", "reply_unknown", "reply_foreign", "reminder",
          "deadline_passed", "step_resolved", "digest", "sign_in", "webhook_disabled")
@@ -35,48 +28,6 @@ class Rendered:
     subject: str
     text: str
     html: str
-
-
-def supported(locale: str | None) -> str:
-    """The locale to write in: the user's if we have it ("es-MX" -> "es"), else English."""
-    base = (locale or "en").replace("-", "_").split("_")[0].lower()
-    return base if base in LOCALES else "en"
-
-
-def catalogue_path(locale: str, domain: str = "messages") -> Path:
-    """A locale's catalogue: ``messages`` (the mails' own words) or ``game`` (the game's texts,
-    server/mail/game_text.py)."""
-    return TRANSLATIONS / locale / "LC_MESSAGES" / f"{domain}.po"
-
-
-@lru_cache(maxsize=None)
-def translations(locale: str, domain: str = "messages") -> NullTranslations:
-    """The catalogue of a supported locale, its .po compiled in memory (fuzzy entries left out)."""
-    if locale == "en":
-        return NullTranslations()
-    with catalogue_path(locale, domain).open("rb") as po:
-        catalogue = read_po(po, locale=locale)
-    mo = BytesIO()
-    write_mo(mo, catalogue)
-    mo.seek(0)
-    return Translations(mo)
-
-
-# Quotation marks around a name a player chose, where a mail or page puts it into a sentence
-# ("“Ann” has taken the seat"): it reads as a name, never as the server's own words.
-QUOTES = {"en": ("“", "”"), "ja": ("「", "」"), "es": ("«", "»")}
-
-
-def quoted(name: str, locale: str | None) -> str:
-    """``name`` in the locale's quotation marks (the templates' ``quoted`` filter); plain text,
-    escaped where it is put like any other value."""
-    opening, closing = QUOTES[supported(locale)]
-    return f"{opening}{name}{closing}"
-
-
-def gettext(message: str, locale: str | None) -> str:
-    """A message of Python code (extracted like the templates' ones) in the locale's words."""
-    return translations(supported(locale)).gettext(message)
 
 
 class _MailEnvironment(Environment):

@@ -281,7 +281,7 @@ def _refusal(engine, inbound_id, message_id, answer: dict, outcome: play.Outcome
 
 def _data(reason) -> list | None:
     """A reason as the outbox keeps it: its message's [template, args], told in the reader's
-    language when the answer is written (server/mail/game_text.py)."""
+    language when the answer is written (server/i18n/game_text.py)."""
     return data(reason) if reason else None
 
 

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import requests
 from sqlmodel import Session, select
 
+from server import i18n
 from server.mail import public_http, render
 from server.mail.recipients import PRIVATE, Envelope
 from server.models import Webhook
@@ -118,7 +119,7 @@ def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]
             continue
         rendered = render.render(envelope.kind, envelope.context, envelope.locale)
         url = _game_url(envelope)
-        text = render.gettext(NEWS.get(envelope.kind, NEWS_OTHER), envelope.locale)
+        text = i18n.gettext(NEWS.get(envelope.kind, NEWS_OTHER), envelope.locale)
         for hook in hooks[envelope.user_id]:
             posts.append((hook.id, Post(hook.url, payload(hook.flavor, rendered.subject,
                                                           text, url),

@@ -17,7 +17,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from server.mail import webhooks
-from server.mail.render import LOCALES
+from server.i18n import LOCALES
 from server.models import MailSent, User, Webhook, WebhookSent
 
 MAIL_MODES = ("every", "digest", "none")  # from the most mail to the least

@@ -16,8 +16,8 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from wtforms import ValidationError as CsrfRefused
 
+from server import i18n
 from server import db, rate_limits
-from server.mail import render as mail_render
 from server.models import User
 from server.services import outbox, sign_in, users
 from server.web.pages import page, reader
@@ -149,7 +149,7 @@ def confirm(token: str):
                 current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
         except sign_in.SignInRefused as refused:
             return _refused(refused.kind)
-        return page("sign_in_confirm.html", 200, mail_render.supported(user.locale),
+        return page("sign_in_confirm.html", 200, i18n.supported(user.locale),
                     email=user.email, action=request.path)
 
 

@@ -19,8 +19,8 @@ from engine.games.tmotp.data import CARDS
 from server import db
 from server.games.mrpresident import summary as summary_mrpresident
 from server.games.tmotp import summary as summary_tmotp
-from server.mail import game_text
-from server.mail.terms import terms
+from server.i18n import game_text
+from server.games import presenter
 from server.models import Game
 from server.services import games, lobby, play
 from server.web import board_map, decision_form, mrpresident_board, seats
@@ -129,9 +129,11 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         game=game, seat=seat, seat_name=names.get(seat) if seat else None,
         many=len(state.seats) > 2,
         may_follow=lobby.may_follow(game, reader(), seat, lobby.followed(session, reader())),
-        log=list(reversed(game_text.texts(view.get("note_messages", []), loc)))[:60],
-        decision=_decision(decision, view, loc, state, names), done=done, refusal=refusal,
-        outcome=_outcome(outcome, loc), result=_result(game, view, loc))
+        log=list(reversed(game_text.texts(view.get("note_messages", []), loc,
+                                          game.game_type)))[:60],
+        decision=_decision(decision, view, loc, state, names, game.game_type), done=done,
+        refusal=refusal,
+        outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc))
     if game.game_type == "mrpresident":
         return page("mrpresident_game.html", status, loc, **common,
                     **mrpresident_board.context(view, seat, loc))
@@ -151,7 +153,7 @@ def public_board(game_type: str, view: dict, loc: str) -> dict:
 
 def board_context(view: dict, seat: str | None, loc: str) -> dict:
     """What templates/web/_board_public.html shows of ``view`` (the seat's; None: public)."""
-    names = terms(loc)
+    names = presenter("tmotp").terms(loc)
     summary = summary_tmotp.summary(view, seat, 0, loc)
     return {"view": view, "summary": summary, "seats": names["seats"],
             "bag": view.get("bag") or {}, "persistent": _persistent(view, loc),
@@ -192,24 +194,24 @@ def _persistent(view: dict, loc: str) -> list[str]:
 
 
 def _decision(decision: dict | None, view: dict, loc: str, state=None,
-              names: dict | None = None) -> dict | None:
+              names: dict | None = None, game_type: str = "") -> dict | None:
     """The decision section: what is asked and, while the seat may still answer (or change
     its sealed choice), the form for exactly its legal actions."""
     if decision is None:
         return None
     form = decision_form.build(decision, view, loc) if decision["legal_actions"] else None
     names = names or {}
-    return {**decision, "prompt": game_text.text(decision["prompt"], loc)
+    return {**decision, "prompt": game_text.text(decision["prompt"], loc, game_type)
             if decision["prompt"] else "", "form": form,
             "deciding": len(state.active()) if state is not None else 0,
             "waiting_names": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
 
 
-def _outcome(outcome, loc: str) -> dict | None:
+def _outcome(outcome, loc: str, game_type: str) -> dict | None:
     if outcome is None:
         return None
     return {"status": outcome.status, "accepted": outcome.accepted, "applied": outcome.applied,
-            "reason": game_text.text(outcome.reason, loc) if outcome.reason else ""}
+            "reason": game_text.text(outcome.reason, loc, game_type) if outcome.reason else ""}
 
 
 def _result(game: Game, view: dict, loc: str) -> dict | None:
@@ -218,7 +220,8 @@ def _result(game: Game, view: dict, loc: str) -> dict | None:
     result = game.result or {}
     winner = result.get("winner")
     return {"winner": seats.names(game.game_type, loc).get(winner, winner) if winner else None,
-            "reason": game_text.text(result.get("reason_message") or result.get("reason"), loc),
+            "reason": game_text.text(result.get("reason_message") or result.get("reason"), loc,
+                                      game.game_type),
             "seed": game.seed}
 
 

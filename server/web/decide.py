@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 import engine.core as game_engine
 from server import db
-from server.mail import game_text
+from server.i18n import game_text
 from server.models import Game, User
 from server.services import games, links, play
 from server.web import board, decision_form, seats
@@ -126,11 +126,12 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
         game_id=game.id, seat_name=seats.names(game.game_type, locale).get(link.seat, link.seat),
         many=len(state.seats) > 2,
         game_url=_game_url(game.id), outcome=outcome, refusal=refusal,
-        reason=game_text.text(outcome.reason, locale) if outcome else "",
-        changes=[] if current else game_text.texts(view["note_messages"][link.notes:], locale),
+        reason=game_text.text(outcome.reason, locale, game.game_type) if outcome else "",
+        changes=[] if current else game_text.texts(view["note_messages"][link.notes:], locale,
+                                                 game.game_type),
         # The link's own step only: once it is over, what happened (public notes) and the way
         # to the game page (a signed-in session), never the seat's decision or fresh links.
-        prompt=game_text.text(decision["prompt"], locale)
+        prompt=game_text.text(decision["prompt"], locale, game.game_type)
         if decision["active"] and current else None,
         simultaneous=decision["simultaneous"],
         confirm={"action": link.action, "url": request.path} if offered else None,

@@ -23,7 +23,7 @@ from itertools import permutations
 
 from engine.games.tmotp.data import CARDS, STATES, travel_cost
 from server.games.tmotp import summary as summary_tmotp
-from server.mail.terms import terms
+from server.games import presenter
 from server.web import mrpresident_form
 from server.web.words import _
 from server.parsing import digits, whole
@@ -123,7 +123,7 @@ def _placement(form, legal, view, words) -> None:
 def _positioning(form, legal, view, words) -> None:
     form["kind"] = "positioning"
     prices = (view.get("asks") or {}).get("prices") or {}
-    names = terms(words.loc)["issues"]
+    names = presenter("tmotp").terms(words.loc)["issues"]
     form["rows"] = [{"code": issue, "name": names.get(issue, issue), "price": prices.get(issue)}
                     for issue in (a.split()[1] for a in legal if a.startswith("position "))]
     form["stop"] = "done" in legal
@@ -276,7 +276,7 @@ class Words:
 
     def __init__(self, loc: str):
         self.loc = loc
-        self.t = terms(loc)
+        self.t = presenter("tmotp").terms(loc)
 
     def card(self, cid: int) -> dict:
         card = CARDS[cid]

@@ -13,8 +13,8 @@ from engine.core import OptionsError
 from flask import Blueprint, redirect, request
 
 from server import db
-from server.mail import game_text
-from server.mail.terms import terms
+from server.i18n import game_text
+from server.games import presenter
 from server.models import Game, User
 from server.services import games, lobby, outbox
 from server.services.lobby import LobbyError
@@ -106,7 +106,7 @@ def create():
         except LobbyError as exc:
             return _lobby_error(refusal(exc), STATUS[exc.kind], form)
         except OptionsError as exc:  # the engine's reason, in the reader's words
-            return _lobby_error(game_text.text(exc.args[0], locale()), 422, form)
+            return _lobby_error(game_text.text(exc.args[0], locale(), game_type), 422, form)
     outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game.id}", 303)
 
@@ -149,7 +149,7 @@ def _lobby_page(status: int, **context):
     """The lobby with both games' new-game forms (the posted ``form`` refilled in its own)."""
     form = context["form"]
     mine = form.get("game_type") == "mrpresident"
-    return page("lobby.html", status, locale(), seat_names=terms(locale())["seats"],
+    return page("lobby.html", status, locale(), seat_names=presenter("tmotp").seat_names(locale()),
                 mp_names=seats.names("mrpresident", locale()),
                 bot_levels={g: engine_bots.levels(g) for g in ("tmotp", "mrpresident")},
                 tmotp_form=form if not mine else {}, mp_form=form if mine else {}, **context)

@@ -1,6 +1,6 @@
 """The table of a game of Mr. President on the game page, the replay and the result
 (templates/web/_mrpresident_board.html): the mails' summary of the reader's view
-(server/mail/summary_mrpresident.py; ``seat`` None: a spectator's), the one builder of it.
+(server/games/mrpresident/summary.py; ``seat`` None: a spectator's), the one builder of it.
 
 ``view["committed"]``: the server's count of the sealed orders of a simultaneous step (the engine
 learns them only when the step resolves; server/web/board.py passes a view with it, as the mails

@@ -1,14 +1,14 @@
 """Mr. President's things in the reader's words, as only the pages need them: the candidates
 (seats) and the campaign cards of the decision form, the help page and the replay's hands. Every
-name is the games' own (server/mail/terms.py, as the mails and the log name them); the other
-words (colour bands, places, the options) are the summary's (server/mail/summary_mrpresident.py).
+name is the games' own (server/games/mrpresident/words.py, as the mails and the log name them); the other
+words (colour bands, places, the options) are the summary's (server/games/mrpresident/summary.py).
 """
 
 from __future__ import annotations
 
 from engine.games.mrpresident.data import CARD_VALUES, SEAT_NAMES
 from server.games.mrpresident import summary as summary_mrpresident
-from server.mail.terms import terms
+from server.games import presenter
 from server.web.words import _
 
 SEATS = tuple(SEAT_NAMES)
@@ -16,7 +16,7 @@ SEATS = tuple(SEAT_NAMES)
 
 def seat(seat_id: str | None, loc: str) -> str:
     """A candidate's name ("Candidate 1"), or "" for none."""
-    return terms(loc)["seats"].get(seat_id, seat_id) if seat_id else ""
+    return presenter("mrpresident").seat_names(loc).get(seat_id, seat_id) if seat_id else ""
 
 
 def seat_names(loc: str) -> dict[str, str]:

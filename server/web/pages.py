@@ -11,8 +11,8 @@ from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Environment, StrictUndefined, select_autoescape
 
+from server import i18n
 from server.games.templates import GameTemplates
-from server.mail import render as mail_render
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "web"
 
@@ -22,8 +22,8 @@ def environment(locale: str) -> Environment:
     env = Environment(loader=GameTemplates(TEMPLATES, "web"), undefined=StrictUndefined,
                       autoescape=select_autoescape(default=True),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
-    env.install_gettext_translations(mail_render.translations(locale), newstyle=True)
-    env.filters["quoted"] = partial(mail_render.quoted, locale=locale)
+    env.install_gettext_translations(i18n.translations(locale), newstyle=True)
+    env.filters["quoted"] = partial(i18n.quoted, locale=locale)
     return env
 
 
@@ -35,8 +35,8 @@ def reader():
 def page(template: str, status: int = 200, locale: str = "en", **context):
     """The template in ``locale`` with the reader (``user``) and the forms' ``csrf_token``."""
     context.setdefault("user", reader())
-    html = environment(mail_render.supported(locale)).get_template(template).render(
-        locale=mail_render.supported(locale), csrf_token=generate_csrf, **context)
+    html = environment(i18n.supported(locale)).get_template(template).render(
+        locale=i18n.supported(locale), csrf_token=generate_csrf, **context)
     response = make_response(html, status)
     response.headers["Content-Type"] = "text/html; charset=utf-8"
     # A decision page is for its reader only; never kept by a shared cache.

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, request
 
+from server import i18n
 from server import db
-from server.mail import render as mail_render
 from server.models import User
 from server.parsing import whole
 from server.services import links
@@ -144,7 +144,7 @@ def _may_set(user: User, power: str, mail_mode: str | None, language: str | None
 
 
 def _words(user: User, message: str) -> str:
-    return mail_render.gettext(message, user.locale)
+    return i18n.gettext(message, user.locale)
 
 
 def _signed_in_id() -> int | None:

@@ -22,8 +22,8 @@ from engine.games.tmotp.data import SEAT_NAMES, STATES
 from server import db
 from server.games.mrpresident import summary as summary_mrpresident
 from server.games.tmotp import summary as summary_tmotp
-from server.mail import game_text
-from server.mail.terms import terms
+from server.i18n import game_text
+from server.games import presenter
 from server.models import Game, User
 from server.services import display_names, games, lobby
 from server.web import mrpresident_board, seats
@@ -148,9 +148,9 @@ def _replay_context(game_type: str, p: Position, loc: str) -> dict:
                  "who": names.get(p.entry[0]) or _("Chance")}
     return {
         "at": p.at, "total": p.total, "entry": entry,
-        "fresh": game_text.texts(p.fresh, loc),
+        "fresh": game_text.texts(p.fresh, loc, game_type),
         # The notes before the entry just played, numbered as in the whole game's history.
-        "recent": list(reversed(game_text.texts(view["note_messages"][:earlier], loc)))[:RECENT],
+        "recent": list(reversed(game_text.texts(view["note_messages"][:earlier], loc, game_type)))[:RECENT],
         "recent_start": earlier,
         "heading": " · ".join(summary_mrpresident.status(view, loc) if game_type == "mrpresident"
                               else [_("Turn %(turn)s", turn=view["turn"]), round_name(view)]),
@@ -197,7 +197,7 @@ def _tally(view: dict, loc: str) -> dict:
     """The electoral votes each candidate won and who took each state: Election Day's final
     tally when the game got there (Unpledged Electors may keep a state from anybody), else
     the board as it stood when the game ended (a resignation, a forfeit)."""
-    seat_words = terms(loc)["seats"]
+    seat_words = presenter("tmotp").seat_names(loc)
     final = view.get("result") or {}
     unawarded = summary_tmotp.unpledged(view)
     votes = summary_tmotp.electoral_votes(view)

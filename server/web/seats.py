@@ -3,18 +3,15 @@ seat whatever the game (the lobby, the open game, the game page, the link page, 
 
 from __future__ import annotations
 
-from server.mail.terms import terms
-from server.web import mrpresident_words
-from server.web.words import _
+from server.games import presenter
+from server.web.words import locale
 
 
 def names(game_type: str, loc: str) -> dict[str, str]:
-    """Seat id -> its name: Kennedy and Nixon in 1960, Candidate 1 ... 4 in Mr. President."""
-    if game_type == "mrpresident":
-        return mrpresident_words.seat_names(loc)
-    return dict(terms(loc)["seats"])
+    """Seat id -> its name, as the game's presenter gives them."""
+    return presenter(game_type).seat_names(loc)
 
 
 def title(game_type: str) -> str:
     """The game's name, short."""
-    return {"tmotp": _("1960"), "mrpresident": _("Mr. President")}.get(game_type, game_type)
+    return presenter(game_type).title(locale())

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from flask import request
 
+from server import i18n
 from server.catalogue import N_  # noqa: F401  (the pages' marker)
-from server.mail import render as mail_render
 from server.web.pages import reader
 
 
@@ -15,12 +15,12 @@ def locale() -> str:
     """The reader's language: their account's, else the browser's first that we have."""
     user = reader()
     if user is not None:
-        return mail_render.supported(user.locale)
-    return request.accept_languages.best_match(mail_render.LOCALES) or "en"
+        return i18n.supported(user.locale)
+    return request.accept_languages.best_match(i18n.LOCALES) or "en"
 
 
 def _(message: str, **args) -> str:
-    text = mail_render.gettext(message, locale())
+    text = i18n.gettext(message, locale())
     return text % args if args else text
 
 

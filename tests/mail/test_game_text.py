@@ -16,10 +16,13 @@ import engine.core as game_engine
 from engine.core import ActionError
 from engine.core.messages import Message, kind
 from engine.games.tmotp.messages import msg
-from server.mail import game_text, render, terms
+from server import i18n
+from server.games import presenter
+from server.games.tmotp.words import WORDS
+from server.i18n import game_text
 from tests.mail.test_translations import extracted, uses
 
-TRANSLATED = [locale for locale in render.LOCALES if locale != "en"]
+TRANSLATED = [locale for locale in i18n.LOCALES if locale != "en"]
 KEYWORDS = {"note": None, "msg": None, "plain": None}
 BRACES = re.compile(r"\{(\w+)\}")
 
@@ -101,14 +104,14 @@ def test_every_text_met_in_random_games_is_extracted():
 
 
 def test_the_pot_is_what_extraction_gives():
-    pot = _catalogue(render.TRANSLATIONS / "game.pot")
+    pot = _catalogue(i18n.TRANSLATIONS / "game.pot")
     assert {m.id for m in pot if m.id} == set(EXTRACTED), (
         "game.pot is stale: run the pybabel extract command in server/translations/README.md")
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_every_text_is_translated_with_the_same_placeholders(locale):
-    catalogue = _catalogue(render.catalogue_path(locale, "game"))
+    catalogue = _catalogue(i18n.catalogue_path(locale, "game"))
     translated = {m.id: m for m in catalogue if m.id}
     assert set(translated) == set(EXTRACTED), "run pybabel update; translate what is new"
     for msgid, message in translated.items():
@@ -119,11 +122,11 @@ def test_every_text_is_translated_with_the_same_placeholders(locale):
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_texts_use_the_rulebooks_words(locale):
     """A text that says "momentum" says the rulebook's word for it (モメンタム, impulso)."""
-    words = terms.terms(locale)["words"]
-    for message in _catalogue(render.catalogue_path(locale, "game")):
+    words = presenter("tmotp").terms(locale)["words"]
+    for message in _catalogue(i18n.catalogue_path(locale, "game")):
         for key in ("momentum", "endorsement", "media", "issue", "campaign_strategy",
                     "debates", "election_day", "electoral_votes", "support_cubes"):
-            english = terms.WORDS[key]
+            english = WORDS[key]
             said = BRACES.sub("", message.id or "")     # a placeholder's name is no word
             if said and uses(english, said):
                 assert words[key].casefold() in message.string.casefold(), (key, message.id)
@@ -132,23 +135,25 @@ def test_texts_use_the_rulebooks_words(locale):
 def test_a_note_in_japanese_and_spanish_takes_the_rulebooks_names():
     note = msg("{seat} adds {n} state support in {state}.", seat="kennedy", n=2, state="NY")
     assert note == "Kennedy adds 2 state support in New York."
-    ja, es = game_text.text(note, "ja"), game_text.text(note.data(), "es-MX")
+    ja = game_text.text(note, "ja", "tmotp")
+    es = game_text.text(note.data(), "es-MX", "tmotp")
     assert "ケネディ" in ja and "New York" in ja and "2" in ja and "adds" not in ja
     assert "Kennedy" in es and "Nueva York" not in es and "adds" not in es
-    assert game_text.text(note, "en") == game_text.text(note, "fr") == str(note)
+    assert game_text.text(note, "en", "tmotp") == game_text.text(note, "fr", "tmotp") == str(note)
 
 
 def test_nested_prompts_and_lists_are_told_in_the_same_language():
     prompt = msg("Waiting for {seats}: {prompt}", seats=["kennedy", "nixon"],
                  prompt=msg("The Debates: the issue tiles are set on the Debate Board."))
-    ja = game_text.text(prompt.data(), "ja")
+    ja = game_text.text(prompt.data(), "ja", "tmotp")
     assert "ケネディ、ニクソン" in ja and "Waiting" not in ja and "Debate Board" not in ja
 
 
 def test_a_text_the_catalogue_does_not_know_is_shown_as_it_is():
-    assert game_text.text("Something the server said.", "ja") == "Something the server said."
-    assert game_text.text(["Nothing {n} here.", {"n": 3}], "es") == "Nothing 3 here."
-    assert game_text.text(None, "ja") == ""
+    assert game_text.text("Something the server said.", "ja", "tmotp") == \
+        "Something the server said."
+    assert game_text.text(["Nothing {n} here.", {"n": 3}], "es", "tmotp") == "Nothing 3 here."
+    assert game_text.text(None, "ja", "tmotp") == ""
 
 
 def test_a_game_text_inside_a_plain_one_keeps_the_games_names_in_english_too():
@@ -159,4 +164,4 @@ def test_a_game_text_inside_a_plain_one_keeps_the_games_names_in_english_too():
     outer = plain("The order stops here: the game moved on to another decision. {prompt}",
                   prompt=inner)
     assert str(outer).endswith("Waiting for Kennedy: The game is over.")
-    assert "ケネディ" in game_text.text(outer, "ja")
+    assert "ケネディ" in game_text.text(outer, "ja", "tmotp")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from server.mail import choices, game_text
+from server.i18n import game_text
+from server.mail import choices
 from server.games.mrpresident.summary import variant
 from server.models import Game, MailSent
 from server.services import games as svc
@@ -116,18 +117,20 @@ def test_a_digest_names_the_game(db_engine, session, smtp_catcher):
     assert "play 13" in body and "play 1 13" in body
 
 
-def test_names_of_both_games_in_one_table():
+def test_mr_presidents_texts_name_its_parties_candidates_and_cards():
     note = ["{party} nominates {seat} for President and {seat_vice} for Vice President.",
             {"party": "democratic", "seat": "p3", "seat_vice": "p4"}]
-    assert game_text.text(note, "en").startswith("Democratic Party nominates Candidate 3")
-    assert game_text.text(note, "ja").startswith("民主党")
-    assert game_text.text(["The {party} convention is decided.", {"party": "republican"}],
-                          "es") == "La convención del Partido Republicano está decidida."
-    assert game_text.text(note, "es").startswith("El Partido Demócrata nomina")
-    assert game_text.text(["{seat} turns up {campaign}.", {"seat": "p2", "campaign": 7}],
-                          "ja") == "候補者2がTrain Toursを公開しました。"
-    assert game_text.text(["Round {round}: {states} turned up, {n} electoral votes.",
-                           {"round": 1, "states": ["DC"], "n": 3}], "en") == \
+    def text(value, locale):
+        return game_text.text(value, locale, "mrpresident")
+    assert text(note, "en").startswith("Democratic Party nominates Candidate 3")
+    assert text(note, "ja").startswith("民主党")
+    assert text(["The {party} convention is decided.", {"party": "republican"}], "es") == \
+        "La convención del Partido Republicano está decidida."
+    assert text(note, "es").startswith("El Partido Demócrata nomina")
+    assert text(["{seat} turns up {campaign}.", {"seat": "p2", "campaign": 7}], "ja") == \
+        "候補者2がTrain Toursを公開しました。"
+    assert text(["Round {round}: {states} turned up, {n} electoral votes.",
+                 {"round": 1, "states": ["DC"], "n": 3}], "en") == \
         "Round 1: District of Columbia turned up, 3 electoral votes."
     assert variant({**OPTIONS, "count": "popular", "nominee": False}, "en") == \
         "dial edition, popular vote, short version, 3 candidates"

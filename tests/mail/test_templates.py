@@ -13,6 +13,7 @@ import engine.core as engine
 import pytest
 from engine.core.messages import data
 
+from server import i18n
 from server.mail import contexts, render
 from tests.mail import golden_mrpresident
 from server.games.tmotp.summary import card_name
@@ -223,7 +224,7 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
     }
 
 
-@pytest.mark.parametrize("locale", render.LOCALES)
+@pytest.mark.parametrize("locale", i18n.LOCALES)
 def test_every_template_matches_its_expected_output(locale):
     mismatched = []
     for name, context in contexts_by_kind(locale).items():
@@ -262,9 +263,9 @@ def test_html_escapes_what_players_write():
 
 
 def test_unknown_locale_falls_back_to_english():
-    assert render.supported("fr-CA") == "en"
-    assert render.supported("es-MX") == "es" and render.supported("ja_JP") == "ja"
-    assert render.supported(None) == "en"
+    assert i18n.supported("fr-CA") == "en"
+    assert i18n.supported("es-MX") == "es" and i18n.supported("ja_JP") == "ja"
+    assert i18n.supported(None) == "en"
 
 
 def test_a_view_never_leaks_the_other_hand_into_the_mail():

@@ -14,13 +14,21 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from engine.games.tmotp.data import CARDS
 
-from server.mail import render, terms
+from server import i18n
+from server.games import presenter, presenters
+from server.i18n import terms
+
+# Every game's English terms, section by section (the terms files hold every game's).
+ENGLISH = {section: {key: word for shown in presenters()
+                     for key, word in shown.english_terms().get(section, {}).items()}
+           for section in ("seats", "issues", "regions", "words", "parties", "cards",
+                           "campaigns")}
 from server.games.mrpresident.summary import campaign_name
 from server.games.tmotp.summary import card_name
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT.parent / "shared" / "rules"   # the rulebooks every checkout has beside it
-TRANSLATED = [locale for locale in render.LOCALES if locale != "en"]
+TRANSLATED = [locale for locale in i18n.LOCALES if locale != "en"]
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
@@ -50,7 +58,7 @@ def test_extraction_finds_the_templates_messages():
 
 
 def test_the_pot_is_what_extraction_gives():
-    pot = _catalogue(render.TRANSLATIONS / "messages.pot")
+    pot = _catalogue(i18n.TRANSLATIONS / "messages.pot")
     in_pot = {m.id: {f for f, _ in m.locations} for m in pot if m.id}
     assert in_pot == EXTRACTED, ("messages.pot is stale: run the pybabel extract command in "
                                  "server/translations/README.md, then pybabel update")
@@ -58,7 +66,7 @@ def test_the_pot_is_what_extraction_gives():
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_every_message_is_translated_with_the_same_placeholders(locale):
-    catalogue = _catalogue(render.catalogue_path(locale))
+    catalogue = _catalogue(i18n.catalogue_path(locale))
     translated = {m.id: m for m in catalogue if m.id}
     assert set(translated) == set(EXTRACTED), "run pybabel update; translate what is new"
     for msgid, message in translated.items():
@@ -70,17 +78,17 @@ def test_every_message_is_translated_with_the_same_placeholders(locale):
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_the_compiled_catalogue_answers_every_message(locale):
-    catalogue = _catalogue(render.catalogue_path(locale))
-    assert all(render.gettext(m.id, locale) == m.string for m in catalogue if m.id)
+    catalogue = _catalogue(i18n.catalogue_path(locale))
+    assert all(i18n.gettext(m.id, locale) == m.string for m in catalogue if m.id)
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_every_term_has_a_translation_that_cites_its_rulebook_line(locale):
     entries = terms.entries(locale)
     for section in ("seats", "issues", "regions", "words", "parties"):
-        assert set(entries[section]) == set(terms.ENGLISH[section]), (locale, section)
+        assert set(entries[section]) == set(ENGLISH[section]), (locale, section)
     # Mr. President's every campaign card has its entry: its name, and why (no rulebook names it)
-    assert {int(k) for k in entries["campaigns"]} == set(terms.ENGLISH["campaigns"])
+    assert {int(k) for k in entries["campaigns"]} == set(ENGLISH["campaigns"])
     assert all(int(card_id) in CARDS for card_id in entries["cards"])
     rulebook = (RULES / f"1960-gmt-2nd-edition.{locale}.txt").read_text("utf-8").splitlines()
     for section, keyed in entries.items():
@@ -109,10 +117,11 @@ def uses(english: str, text: str) -> bool:
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_messages_use_the_rulebooks_words(locale):
     """A message that says "Momentum" says the rulebook's word for it in every translation."""
-    words = terms.terms(locale)["words"]
-    catalogue = _catalogue(render.catalogue_path(locale))
+    words = {key: word for shown in presenters()
+             for key, word in shown.terms(locale)["words"].items()}
+    catalogue = _catalogue(i18n.catalogue_path(locale))
     for message in catalogue:
-        for key, english in terms.WORDS.items():
+        for key, english in ENGLISH["words"].items():
             if message.id and uses(english, message.id):
                 assert words[key].casefold() in message.string.casefold(), (key, message.id)
 
@@ -125,7 +134,7 @@ HOUSE_WORDS = {"ja": {"命令": "指示"}}
 @pytest.mark.parametrize("locale", sorted(HOUSE_WORDS))
 @pytest.mark.parametrize("domain", ["messages", "game"])
 def test_translations_keep_to_the_house_words(locale, domain):
-    for message in _catalogue(render.catalogue_path(locale, domain)):
+    for message in _catalogue(i18n.catalogue_path(locale, domain)):
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         for avoided, word in HOUSE_WORDS[locale].items():
             assert not any(avoided in s for s in strings), (message.id, f"say {word}")
@@ -143,13 +152,14 @@ def test_mr_presidents_cards_keep_their_printed_names_and_its_seats_and_parties_
     them (the card ruling), its candidates and parties take their languages' words."""
     for locale in TRANSLATED:
         assert campaign_name(7, locale) == campaign_name(7) == "Train Tours (7)"
-    assert terms.terms("ja")["seats"]["p3"] == "候補者3"
-    assert terms.terms("es")["seats"]["p3"] == "Candidato 3"
-    assert terms.terms("ja")["parties"]["republican"] == "共和党"
-    assert terms.terms("en")["seats"]["kennedy"] == "Kennedy"   # both games in one table
+    mr_president = presenter("mrpresident")
+    assert mr_president.terms("ja")["seats"]["p3"] == "候補者3"
+    assert mr_president.terms("es")["seats"]["p3"] == "Candidato 3"
+    assert mr_president.terms("ja")["parties"]["republican"] == "共和党"
+    assert presenter("tmotp").terms("en")["seats"]["kennedy"] == "Kennedy"
 
 
 def test_names_follow_the_recipients_locale():
-    assert terms.terms("ja")["regions"]["west"] == "西部"
-    assert terms.terms("es")["issues"]["civil_rights"] == "Derechos civiles"
-    assert terms.terms("fr")["seats"]["nixon"] == "Nixon"
+    assert presenter("tmotp").terms("ja")["regions"]["west"] == "西部"
+    assert presenter("tmotp").terms("es")["issues"]["civil_rights"] == "Derechos civiles"
+    assert presenter("tmotp").terms("fr")["seats"]["nixon"] == "Nixon"

@@ -16,7 +16,7 @@ import pytest
 from markupsafe import escape
 from sqlmodel import Session, select
 
-from server.mail.game_text import texts
+from server.i18n.game_text import texts
 from server.games.tmotp.summary import card_name, electoral_votes, unpledged
 from server.models import Game, LogEntry, Seat, Spectator
 from tests.server.test_fairness import play
@@ -111,7 +111,7 @@ def test_the_entry_just_played_comes_with_the_notes_it_produced(app, jack, finis
     html = jack.get(f"/games/{gid}/replay?at={n}").data.decode()
     fresh = re.search(r'<ul class="fresh">(.*?)</ul>', html, re.S).group(1)
     assert re.findall(r"<li>(.*?)</li>", fresh) == [str(escape(t)) for t in
-                                                     texts(after[len(before):], "en")]
+                                                     texts(after[len(before):], "en", "tmotp")]
 
 
 def links(html: str) -> dict[str, int]:

@@ -20,9 +20,17 @@ from __future__ import annotations
 
 from engine.games.mrpresident.data import CARD_VALUES, MAJORITY, STATES
 from server.catalogue import N_
-from server.mail import game_text
-from server.mail.render import gettext, supported
-from server.mail.terms import terms
+from server.games import presenter
+from server.i18n import game_text
+from server.i18n import gettext, supported
+
+GAME = "mrpresident"
+
+
+def terms(locale: str | None) -> dict[str, dict]:
+    """The game's words in ``locale`` (its presenter's)."""
+    return presenter(GAME).terms(locale)
+
 
 BANDS = {"brown": N_("brown"), "green": N_("green"), "blue": N_("blue"), "red": N_("red")}
 EDITIONS = {"chalkboard": N_("chalkboard edition"), "dial": N_("dial edition")}
@@ -322,5 +330,5 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
         "two_cards": None if dial or not mine else view["doubles"][seat],
         "deck": view["deck_count"],
         "changes": game_text.texts(view.get("note_messages", view.get("notes", []))[notes_seen:],
-                                   locale),
+                                   locale, GAME),
     }

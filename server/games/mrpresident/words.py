@@ -1,20 +1,37 @@
-"""Mr. President's names in the reader's words: its title and seats (Candidate 1 to 4), and its
-terms (server/mail/terms.py)."""
+"""Mr. President's names in the reader's words: its title, seats (Candidate 1 to 4), parties and
+campaign cards (server/i18n/terms.py), and how its texts name what they speak of
+(server/i18n/game_text.py). Mr. President (1965) has no translated rulebook: its campaign cards
+keep their printed names; its candidates and parties take their languages' words."""
 
 from __future__ import annotations
 
-from engine.games.mrpresident.data import SEAT_NAMES
+from engine.games.mrpresident.data import CARDS, PARTY_NAMES, SEAT_NAMES, STATES
 from server.catalogue import N_
-from server.mail.render import gettext
-from server.mail.terms import terms
+from server.i18n import gettext
 
 TITLE = N_("Mr. President")
+
+WORDS = {"title_mrpresident": "Mr. President"}
+
+ENGLISH = {"seats": dict(SEAT_NAMES), "parties": dict(PARTY_NAMES),
+           "campaigns": {card_id: card["name"] for card_id, card in CARDS.items()},
+           "words": WORDS}
+
+# The states as the engine's data names them (English), as 1960's.
+STATE_NAMES = {code: state["name"] for code, state in STATES.items()}
 
 
 class Words:
     def title(self, loc: str) -> str:
         return gettext(TITLE, loc)
 
-    def seat_names(self, loc: str) -> dict[str, str]:
-        seats = terms(loc)["seats"]
-        return {seat: seats[seat] for seat in SEAT_NAMES}
+    def english_terms(self) -> dict[str, dict]:
+        return ENGLISH
+
+    def text_names(self, loc: str) -> dict:
+        words = self.terms(loc)
+        seats, campaigns, parties = words["seats"], words["campaigns"], words["parties"]
+        return {"seat": lambda seat: seats.get(seat, seat),
+                "campaign": lambda cid: campaigns[int(cid)],
+                "state": STATE_NAMES.__getitem__, "party": parties.__getitem__,
+                "side": lambda side: parties.get(side) or seats.get(side, side)}

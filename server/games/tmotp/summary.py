@@ -8,9 +8,16 @@ from __future__ import annotations
 import unicodedata
 
 from engine.games.tmotp.data import REGIONS, SEAT_NAMES, STATES
-from server.mail import game_text
-from server.mail.render import gettext
-from server.mail.terms import terms
+from server.games import presenter
+from server.i18n import game_text
+from server.i18n import gettext
+
+GAME = "tmotp"
+
+
+def terms(locale: str | None) -> dict[str, dict]:
+    """The game's words in ``locale`` (its presenter's)."""
+    return presenter(GAME).terms(locale)
 
 
 def _leader(entry: dict, seats: dict[str, str]) -> str | None:
@@ -109,5 +116,5 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
         "hand_sizes": [{"name": seats[s], "cards": n}
                        for s, n in (view.get("hand_sizes") or {}).items()],
         "changes": game_text.texts(view.get("note_messages", view.get("notes", []))[notes_seen:],
-                                   locale),
+                                   locale, GAME),
     }

@@ -1,14 +1,11 @@
-"""The game's own texts in the reader's language: the engine's notes (what happened), prompts
+"""A game's own texts in the reader's language: the engine's notes (what happened), prompts
 (what is being decided) and reasons (why an order is refused), and the server's reasons that
-travel with them. Each is a message (``engine.core.messages``): an English template, the id of
-the ``game`` catalogue (``server/translations/<locale>/LC_MESSAGES/game.po``), and arguments
-whose names are shown in the rulebook's words (``terms``). One naming table serves both games:
-their kinds do not collide (1960's ``card``, Mr. President's ``campaign``, ``party`` and
-``side``; seats kennedy/nixon and p1..p4).
+travel with them. Each is a message (``engine.core.messages``): an English template, the id in
+the game's catalogue (its presenter's ``catalogue``: the ``game`` catalogue of
+``server/translations`` for the built-in games), and arguments whose names are shown in the
+game's words (its presenter's ``text_names``, by the argument's kind).
 
 Rulings:
-- State names stay as the engines' data print them (English): neither translated rulebook names
-  the states in its own language, and orders name them by their codes.
 - A party's name carries its article, as the English does ("the Republican Party", "el Partido
   Republicano"): a text that begins with a party or a side begins with a capital, and Spanish
   contracts a preposition before the article ("de el" -> "del", "a el" -> "al"), as its grammar
@@ -22,19 +19,14 @@ from functools import lru_cache
 from typing import Union
 
 from engine.core.messages import Message, data, kind, render
-from engine.games.mrpresident.data import STATES as MRPRESIDENT_STATES
-from engine.games.tmotp.data import STATES as TMOTP_STATES
-from server.mail.render import supported, translations
-from server.mail.terms import terms
+from server.games import Presenter, presenter
+from server.i18n import supported
 
 # A message as it comes: a Message, its data form [template, args], or plain text (a template
 # without arguments: translated when the catalogue has it, else shown as it is).
 Text = Union[Message, list, tuple, str]
 
 JOIN = {"en": ", ", "es": ", ", "ja": "、"}
-# 1960's states and Mr. President's (the same 50, and the District of Columbia).
-STATE_NAMES = {code: state["name"] for states in (MRPRESIDENT_STATES, TMOTP_STATES)
-               for code, state in states.items()}
 # Kinds whose names may begin a text in lower case (a party's article).
 ARTICLED = ("party", "side")
 CONTRACTIONS = {"es": ((re.compile(r"\bde el\b"), "del"), (re.compile(r"\ba el\b"), "al"))}
@@ -42,15 +34,8 @@ FIRST = re.compile(r"\{(\w+)\}")
 
 
 @lru_cache(maxsize=None)
-def _names(locale: str) -> dict:
-    words = terms(locale)
-    seats, cards, campaigns = words["seats"], words["cards"], words["campaigns"]
-    parties = words["parties"]
-    return {"seat": lambda seat: seats.get(seat, seat), "card": lambda cid: cards[int(cid)],
-            "campaign": lambda cid: campaigns[int(cid)],
-            "state": lambda code: STATE_NAMES[code], "issue": words["issues"].__getitem__,
-            "region": words["regions"].__getitem__, "party": parties.__getitem__,
-            "side": lambda side: parties.get(side) or seats.get(side, side)}
+def _names(shown: Presenter, locale: str) -> dict:
+    return shown.text_names(locale)
 
 
 def initial(text: str) -> str:
@@ -76,8 +61,8 @@ def _finish(text: str, template: str, locale: str) -> str:
     return initial(text) if articled else text
 
 
-def text(value: Text | None, locale: str | None) -> str:
-    """``value`` in ``locale``'s words ("" for None)."""
+def text(value: Text | None, locale: str | None, game: str) -> str:
+    """``value``, a text of ``game``, in ``locale``'s words ("" for None)."""
     if value is None:
         return ""
     template, args = data(value) if isinstance(value, str) else value
@@ -85,10 +70,10 @@ def text(value: Text | None, locale: str | None) -> str:
     if locale == "en" and isinstance(value, str):
         return _finish(str(value), template, locale)
     separator = JOIN[locale]
-    translate = translations(locale, "game").gettext
-    return _finish(render(template, args, _names(locale), translate, separator.join),
+    translate = presenter(game).catalogue(locale).gettext
+    return _finish(render(template, args, _names(presenter(game), locale), translate, separator.join),
                    translate(template), locale)
 
 
-def texts(values, locale: str | None) -> list[str]:
-    return [text(value, locale) for value in values]
+def texts(values, locale: str | None, game: str) -> list[str]:
+    return [text(value, locale, game) for value in values]
