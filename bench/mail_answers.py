@@ -9,7 +9,8 @@ of running the same random games (same seeds, same random choices wherever a pla
   behaviour: server/services/games._advance);
 - **+ standing orders**: also the trigger decision (policy ``helps_me``) and the second-place
   award (``momentum``) are answered by the seat's standing orders
-  (server/services/standing.answer), as a player who filed them would have it.
+  (the game's answer, engine/games/tmotp/standing.py, as the server applies it), as a player
+  who filed them would have it.
 Two counts for each: **decisions** asked (a reply per decision), and **mails** when a reply
 carries the whole play in several lines (``play 12 campaign`` / ``campaign NY 2`` / ``done``):
 decisions in a row by the same seat are one mail. The ratios are measured against "ask
@@ -25,7 +26,6 @@ import sys
 
 import common  # noqa: F401  (puts the repository on sys.path)
 from engine.core import CHANCE, new_game, sample_chance
-from server.services.standing import answer
 
 POLICY = {"trigger": "helps_me", "second_place": "momentum"}
 MODES = ("ask everything", "auto-resolution", "+ standing orders")
@@ -50,7 +50,8 @@ def play(seed: int, mode: str) -> tuple[dict[str, int], dict[str, int]]:
             state.apply(seat, legal[0])
             continue
         if mode == MODES[2] and len(active) == 1:
-            given = answer(state.asks(seat), seat, POLICY)
+            kind = state.standing_policy(seat)
+            given = state.standing_answer(seat, POLICY[kind]) if kind else None
             if given is not None:
                 state.apply(seat, given[0])
                 continue

@@ -425,6 +425,24 @@ def _nonnegative_int(text: str) -> int:
     return value
 
 
+def _shown(value) -> str:
+    """An option's default as --option takes it (unset: the game decides by the others)."""
+    return "unset" if value is None else value if isinstance(value, str) else json.dumps(value)
+
+
+def _games() -> dict[str, tuple[str, str]]:
+    """{game: (its options and defaults, its seats with them)} of the engine's games, for help."""
+    import engine.core as engine
+
+    out = {}
+    for game in engine.games():
+        info = engine.info(game)
+        options = ", ".join(f"{key}={_shown(value)}"
+                            for key, value in info.option_defaults.items()) or "none"
+        out[game] = (options, ", ".join(info.seats()))
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="whistlestop", description=__doc__, epilog=EPILOG,
@@ -453,15 +471,19 @@ def build_parser() -> argparse.ArgumentParser:
                   "create and start a game with known players (users are created if needed)",
                   "Create and start a game whose seats are already known. Players who have "
                   "no user yet get one (without a token). Prints the game id and seed_hash.")
-    sub.add_argument("--type", required=True, metavar="TYPE", help="game type, e.g. tmotp")
-    sub.add_argument("--edition", help="edition (tmotp: gmt or zman); same as "
+    games = _games()
+    sub.add_argument("--type", required=True, metavar="TYPE",
+                     help="the game: " + ", ".join(games))
+    sub.add_argument("--edition", help="the edition, for a game that has editions; same as "
                      "--option edition=E")
     sub.add_argument("--option", action="append", metavar="KEY=VALUE",
-                     help="a game option (repeatable); true/false and integers are converted, "
-                          "e.g. --option vp_cards=true")
+                     help="a game option (repeatable); true/false and integers are converted. "
+                          "The options and their defaults: " + "; ".join(
+                              f"{game}: {options}" for game, (options, _) in games.items()))
     sub.add_argument("--seat", action="append", metavar="SEAT=EMAIL",
                      help="who plays a seat (repeat for every seat), e.g. --seat "
-                          "kennedy=a@example.com")
+                          "SEAT=a@example.com. The seats with the default options: " + "; ".join(
+                              f"{game}: {seats}" for game, (_, seats) in games.items()))
     sub.add_argument("--public", action="store_true", help="anybody may watch the game")
     sub.add_argument("--seed", help="the chance seed (default: random); it stays secret until "
                      "the end, only its sha256 is shown")

@@ -18,10 +18,12 @@ processing of each column's type (``rows``). Tested on SQLite and PostgreSQL
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+import threading
+import weakref
+from typing import Any, Iterable, Mapping, NamedTuple
 
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import DBAPIError, InvalidRequestError
 
 
 class Raw:
@@ -31,54 +33,36 @@ class Raw:
         self.statement = statement.returning(statement.table.c.id) if returning_id else statement
 
     def _plan(self, dialect, keys: tuple):
+        """The statement compiled for ``dialect`` and the parameters ``keys``, through
+        SQLAlchemy's public compiled forms: the SQL, the statement's own values, the bind
+        processors, the positional order, and which bind name takes which key."""
         plans = _plans(dialect)
         plan = plans.get((self, keys))
         if plan is None:
-            compiled = self.statement.compile(dialect=dialect,
-                                              column_keys=list(keys) if keys else None)
-            # Python-side defaults are computed by SQLAlchemy's execution; IN lists are
-            # expanded there.
-            if (getattr(compiled, "insert_prefetch", None)
-                    or getattr(compiled, "update_prefetch", None)
-                    or any(bind.expanding for bind in compiled.binds.values())):
-                raise ValueError(f"not a fixed statement: {compiled.string}")
-            names = frozenset(compiled.bind_names.values())  # as the SQL names them
-            binds = {name: compiled.binds[name] for name in names}
-            processors = {name: processor for name, bind in binds.items()
-                          if (processor := bind.type.dialect_impl(dialect)
-                              .bind_processor(dialect)) is not None}
-            # The statement's own values (its literals: status = 'active'), which the
-            # parameters of an execution complete.
-            fixed = {name: bind.effective_value for name, bind in binds.items()
-                     if not bind.required and name not in keys}
-            order = tuple(compiled.positiontup) if dialect.positional else None
-            plan = plans[(self, keys)] = (compiled.string, fixed, processors, order,
-                                          names - fixed.keys())
+            plans[(self, keys)] = plan = _compile(self.statement, dialect, keys)
         return plan
 
     @staticmethod
-    def _parameters(plan, params: Mapping[str, Any]):
-        _sql, fixed, processors, order, needed = plan
-        if not needed <= params.keys():
-            raise ValueError(f"values missing for {sorted(needed - params.keys())}")
-        values = {**fixed, **params}
-        for name, processor in processors.items():
-            if name in values:
-                values[name] = processor(values[name])
-        return values if order is None else tuple(values[name] for name in order)
+    def _parameters(plan: "_Plan", params: Mapping[str, Any]):
+        values = dict(plan.fixed)
+        for name, key in plan.slots:
+            values[name] = params[key]
+        for name, processor in plan.processors:
+            values[name] = processor(values[name])
+        return values if plan.order is None else tuple(values[name] for name in plan.order)
 
     def execute(self, connection: Connection, params: Mapping[str, Any]):
         """Run it with one set of values; return the driver's cursor (its ``rowcount``)."""
-        plan = self._plan(connection.dialect, tuple(sorted(params)) if self._keyed else ())
-        return _run(connection, plan[0], "execute", self._parameters(plan, params))
+        plan = self._plan(connection.dialect, tuple(sorted(params)))
+        return _run(connection, plan.sql, "execute", self._parameters(plan, params))
 
     def executemany(self, connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
         """Run it once per set of values (all with the same keys), in one driver call."""
         rows = list(rows)
         if not rows:
             return
-        plan = self._plan(connection.dialect, tuple(sorted(rows[0])) if self._keyed else ())
-        _run(connection, plan[0], "executemany",
+        plan = self._plan(connection.dialect, tuple(sorted(rows[0])))
+        _run(connection, plan.sql, "executemany",
              [self._parameters(plan, row) for row in rows]).close()
 
     def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[tuple]:
@@ -89,7 +73,7 @@ class Raw:
         cursor.close()
         plans = _plans(connection.dialect)
         processors = plans.get((self, "rows"))
-        if processors is None:
+        if processors is None:  # each column's type's own result processing (public API)
             processors = plans[(self, "rows")] = [
                 column.type.dialect_impl(connection.dialect).result_processor(
                     connection.dialect, None) for column in self.statement.selected_columns]
@@ -105,10 +89,55 @@ class Raw:
         cursor.close()
         return row_id
 
-    @property
-    def _keyed(self) -> bool:
-        # Inserts and updates compile the columns they are given; selects need no keys.
-        return self.statement.is_dml
+
+
+class _Plan(NamedTuple):
+    sql: str
+    fixed: dict  # bind name -> the statement's own value (its literals: status = 'active')
+    slots: tuple  # (bind name, parameter key) of each value an execution gives
+    processors: tuple  # (bind name, processor) of the binds whose type processes values
+    order: tuple | None  # the bind names in positional order (None: a named paramstyle)
+
+
+class _Slot(NamedTuple):
+    """Where a parameter's value goes, found by compiling with these as the values."""
+    key: str
+
+
+def _compile(statement, dialect, keys: tuple) -> _Plan:
+    """Compile the statement for the dialect with the parameters ``keys``.
+
+    All public API: the compiled statement's ``construct_expanded_state`` gives the SQL, every
+    bind's value by its name in the SQL and the positional order; a ``_Slot`` given as each
+    parameter's value tells which bind names take the execution's values (the rest are the
+    statement's own); each bind's type gives its processor (``bind_names``: the binds by
+    their names in the SQL). A statement whose execution computes values
+    (Python-side column defaults: ``insert_prefetch``, ``update_prefetch``) or expands them
+    (IN lists) is refused."""
+    # Inserts and updates compile the columns they are given; a select all of its own.
+    compiled = statement.compile(dialect=dialect,
+                                 column_keys=list(keys) if statement.is_dml else None)
+    if compiled.insert_prefetch or compiled.update_prefetch:
+        raise ValueError(f"not a fixed statement (Python-side defaults): {compiled.string}")
+    try:
+        state = compiled.construct_expanded_state({key: _Slot(key) for key in keys})
+    except InvalidRequestError as exc:  # a required value not among the keys
+        needed = sorted(bind.key for bind in compiled.bind_names
+                        if bind.required and bind.key not in keys)
+        raise ValueError(f"values missing for {needed}") from exc
+    except TypeError as exc:  # a slot given where a list is expanded
+        raise ValueError(f"not a fixed statement (expanding): {compiled.string}") from exc
+    if state.parameter_expansion:
+        raise ValueError(f"not a fixed statement (expanding): {compiled.string}")
+    slots = tuple((name, value.key) for name, value in state.parameters.items()
+                  if isinstance(value, _Slot))
+    fixed = {name: value for name, value in state.parameters.items()
+             if not isinstance(value, _Slot)}
+    processors = tuple((name, processor) for bind, name in compiled.bind_names.items()
+                       if name in state.parameters and (processor := bind.type.dialect_impl(
+                           dialect).bind_processor(dialect)) is not None)
+    order = tuple(state.positiontup) if state.positiontup is not None else None
+    return _Plan(state.statement, fixed, slots, processors, order)
 
 
 def _run(connection: Connection, sql: str, method: str, parameters):
@@ -132,12 +161,16 @@ def _run(connection: Connection, sql: str, method: str, parameters):
     return cursor
 
 
-_PLANS = "whistlestop_raw_plans"
+_PLANS: "weakref.WeakKeyDictionary[Dialect, dict]" = weakref.WeakKeyDictionary()
+_PLANS_LOCK = threading.Lock()
 
 
-def _plans(dialect) -> dict:
-    """The compiled forms of Raw statements for this dialect (an engine's), kept by the dialect
-    itself: they go with the engine (tests make thousands), and every engine compiles with its
-    own settings (its JSON serializer)."""
-    plans = dialect.__dict__.get(_PLANS)
-    return plans if plans is not None else dialect.__dict__.setdefault(_PLANS, {})
+def _plans(dialect: Dialect) -> dict:
+    """The compiled forms of Raw statements for this dialect (an engine's), kept while the
+    dialect lives: they go with the engine (tests make thousands), and every engine compiles
+    with its own settings (its JSON serializer)."""
+    plans = _PLANS.get(dialect)
+    if plans is None:
+        with _PLANS_LOCK:
+            plans = _PLANS.setdefault(dialect, {})
+    return plans

@@ -1,7 +1,11 @@
-"""The Celery app; every task runs inside a Flask app context.
+"""The Celery app: its settings, and the client that publishes tasks by name.
 
-Start a worker with `celery -A workers.celery_app worker`. Settings come from the same
-WHISTLESTOP_* variables as the web app (server/config.py).
+Start a worker with `celery -A workers.celery_app worker` (it imports workers/tasks.py, whose
+tasks run inside the Flask app: workers/app_context.py). Settings come from the same
+WHISTLESTOP_* variables as the web app (server/config.py). This module imports nothing of the
+server but its settings: the outbox (server/services/outbox.py) publishes through this app by
+the tasks' names, so the web app never imports the tasks, nor the tasks' module the web app's
+request layers.
 """
 
 from __future__ import annotations
@@ -9,8 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from celery import Celery, Task
-from flask import Flask, has_app_context
+from celery import Celery
 
 from server import config as server_config
 
@@ -104,35 +107,10 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
     return settings
 
 
-class FlaskTask(Task):
-    """A task base that runs each task inside the Flask app context (Flask's Celery pattern)."""
-
-    abstract = True
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if has_app_context():
-            return self.run(*args, **kwargs)
-        with flask_app().app_context():
-            return self.run(*args, **kwargs)
-
-
-_flask_app: Flask | None = None
-
-
-def flask_app() -> Flask:
-    """Return this process's Flask app, created on first use."""
-    global _flask_app
-    if _flask_app is None:
-        from server.app import create_app
-
-        _flask_app = create_app()
-    return _flask_app
-
-
 def make_celery(cfg: Mapping[str, Any] | None = None) -> Celery:
     """Return a Celery app configured from cfg (default: the environment)."""
     cfg = server_config.from_env() if cfg is None else cfg
-    app = Celery("whistlestop", task_cls=FlaskTask, include=["workers.tasks"])
+    app = Celery("whistlestop", include=["workers.tasks"])
     app.conf.update(celery_settings(cfg))
     return app
 
@@ -142,9 +120,11 @@ def reconfigure(cfg: Mapping[str, Any], app: Celery | None = None) -> Celery:
     broker connections; tests use it to publish to the broker their workers consume from."""
     app = celery if app is None else app
     app.conf.update(celery_settings(cfg))
-    app._pool = None  # what Celery itself resets after a fork
-    if "amqp" in app.__dict__:
-        app.amqp._producer_pool = None
+    # The connection pool and the producers were made for the old broker; both are made
+    # again from the settings when next used: ``close`` drops the pool, and ``amqp`` (the
+    # publishing machinery, with its producer pool and routes) is a cached property.
+    app.close()
+    del app.amqp
     return app
 
 

@@ -74,12 +74,9 @@ class ReceiveReplies:
         from sqlmodel import Session
 
         from server.mail import replies
-        from server.services import outbox
 
         with Session(self.engine) as session:
-            inbound_id = replies.receive(session, raw, "smtp")
-        outbox.publish_written(self.engine)
-        return inbound_id
+            return replies.receive(session, raw, "smtp")
 
 
 def make_controller(directory: str | os.PathLike, host: str, port: int) -> Controller:

@@ -23,7 +23,8 @@ from server.models import TaskFailure, utcnow
 from server.mail import delivery, replies, smtp, webhook_queue
 from server.mail.recipients import MailSettings
 from server.services import bots, deadlines, digests, games, outbox
-from workers.celery_app import celery, flask_app
+from workers.app_context import FlaskTask, flask_app
+from workers.celery_app import celery
 
 log = logging.getLogger("whistlestop.tasks")
 
@@ -41,40 +42,34 @@ RETRIES = dict(autoretry_for=TRANSIENT_DB_ERRORS, retry_backoff=True,
                retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=10)
 
 
-@celery.task(name="whistlestop.ping")
+@celery.task(base=FlaskTask, name="whistlestop.ping")
 def ping() -> str:
     """Return "pong": a health check that a worker is consuming."""
     return "pong"
 
 
-@celery.task(name="whistlestop.resolve_step", ignore_result=True, **RETRIES)
+@celery.task(base=FlaskTask, name="whistlestop.resolve_step", ignore_result=True, **RETRIES)
 def resolve_step(game_id: int, step: int, message_id: int | None = None) -> bool:
     """Resolve a simultaneous step once every seat has committed; a repeat does nothing.
 
     ``message_id``: the outbox row this task was sent for, marked consumed in the same
     transaction (None when the sweep sent it). Returns whether this run resolved the step. The
-    outbox rows the resolution wrote are sent after its commit.
+    outbox rows the resolution wrote are sent after its commit (server/services/outbox.py).
     """
-    engine = db.get_engine()
-    with Session(engine) as session:
-        resolved = games.resolve_step(session, game_id, step, message_id=message_id)
-    outbox.publish_written(engine)
-    return resolved
+    with Session(db.get_engine()) as session:
+        return games.resolve_step(session, game_id, step, message_id=message_id)
 
 
-@celery.task(name="whistlestop.bot_move", ignore_result=True, **RETRIES)
+@celery.task(base=FlaskTask, name="whistlestop.bot_move", ignore_result=True, **RETRIES)
 def bot_move(game_id: int, seat: str, step: int, message_id: int | None = None) -> str | None:
     """A bot answers its seat's decision of ``step`` (server/services/bots.py); a repeat, or a
     step that has moved on, does nothing. The outbox rows its order wrote are sent after the
     commit."""
-    engine = db.get_engine()
-    with Session(engine) as session:
-        action = bots.play(session, game_id, seat, step, message_id=message_id)
-    outbox.publish_written(engine)
-    return action
+    with Session(db.get_engine()) as session:
+        return bots.play(session, game_id, seat, step, message_id=message_id)
 
 
-@celery.task(name="whistlestop.notify", ignore_result=True,
+@celery.task(base=FlaskTask, name="whistlestop.notify", ignore_result=True,
              **dict(RETRIES, autoretry_for=TRANSIENT_DB_ERRORS + MAIL_RETRY))
 def notify(message_id: int) -> str | None:
     """Send the mails of one notification row, each at most once however often the task runs
@@ -102,19 +97,16 @@ def _publish_post(sent_id: int) -> None:
         log.warning("webhook post #%s not published: %s", sent_id, exc)
 
 
-@celery.task(name="whistlestop.post_webhook", ignore_result=True, **RETRIES)
+@celery.task(base=FlaskTask, name="whistlestop.post_webhook", ignore_result=True, **RETRIES)
 def post_webhook(sent_id: int) -> str | None:
     """Try one queued webhook post once, if it is due (server/mail/webhook_queue.py): its
     backoff, and turning a failing webhook off, are the database's; beat's sweep_webhooks
     publishes it again when it is next due. Runs on the "webhooks" queue."""
-    engine = db.get_engine()
-    status = webhook_queue.attempt(engine, sent_id,
-                                   webhook_queue.Policy.from_config(current_app.config))
-    outbox.publish_written(engine)  # the mail saying a webhook was turned off
-    return status
+    return webhook_queue.attempt(db.get_engine(), sent_id,
+                                 webhook_queue.Policy.from_config(current_app.config))
 
 
-@celery.task(name="whistlestop.sweep_webhooks", ignore_result=True)
+@celery.task(base=FlaskTask, name="whistlestop.sweep_webhooks", ignore_result=True)
 def sweep_webhooks() -> int:
     """Publish post_webhook for every post that is due (backing off, or its message lost);
     run by beat every WEBHOOK_SWEEP_SECONDS."""
@@ -138,7 +130,7 @@ def _smtp_connection(settings: smtp.SmtpSettings) -> smtp.Connection:
     return connection
 
 
-@celery.task(name="whistlestop.handle_reply", ignore_result=True, **RETRIES)
+@celery.task(base=FlaskTask, name="whistlestop.handle_reply", ignore_result=True, **RETRIES)
 def handle_reply(inbound_id: int, message_id: int | None = None) -> str | None:
     """Act once on a mail received for the server (an order by reply) and answer it
     (server/mail/replies.py); the answer goes out through the outbox like every mail."""
@@ -146,14 +138,14 @@ def handle_reply(inbound_id: int, message_id: int | None = None) -> str | None:
                           MailSettings.from_config(current_app.config))
 
 
-@celery.task(name="whistlestop.relay_outbox", ignore_result=True)
+@celery.task(base=FlaskTask, name="whistlestop.relay_outbox", ignore_result=True)
 def relay_outbox() -> int:
     """Send again what the outbox holds unconsumed (run by beat every OUTBOX_RELAY_SECONDS)."""
     return outbox.publish_pending(db.get_engine(),
                                   float(current_app.config["OUTBOX_REDELIVER_SECONDS"]))
 
 
-@celery.task(name="whistlestop.sweep_unresolved", ignore_result=True)
+@celery.task(base=FlaskTask, name="whistlestop.sweep_unresolved", ignore_result=True)
 def sweep_unresolved() -> int:
     """Publish resolve_step again for every step whose seats have all committed and that is
     still unresolved RESOLVE_SWEEP_SECONDS after its last commit (run by beat that often)."""
@@ -161,7 +153,7 @@ def sweep_unresolved() -> int:
                                        float(current_app.config["RESOLVE_SWEEP_SECONDS"]))
 
 
-@celery.task(name="whistlestop.sweep_deadlines", ignore_result=True)
+@celery.task(base=FlaskTask, name="whistlestop.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Send the reminders due and act on the deadlines passed (run by beat every
     DEADLINE_SWEEP_SECONDS); returns how many games it looked at."""
@@ -174,18 +166,14 @@ def sweep_deadlines() -> int:
             deadlines.ring(engine, game_id, now)
         except TRANSIENT_DB_ERRORS:
             log.exception("deadline of game %s: will be tried at the next sweep", game_id)
-        outbox.publish_written(engine)
     return len(due)
 
 
-@celery.task(name="whistlestop.write_digests", ignore_result=True)
+@celery.task(base=FlaskTask, name="whistlestop.write_digests", ignore_result=True)
 def write_digests() -> int:
     """Write today's digest of every user who asked for one, once a day from DIGEST_HOUR UTC
     (run by beat every DIGEST_SWEEP_SECONDS); returns how many were written."""
-    engine = db.get_engine()
-    written = digests.write_due(engine, utcnow(), int(current_app.config["DIGEST_HOUR"]))
-    outbox.publish_written(engine)
-    return written
+    return digests.write_due(db.get_engine(), utcnow(), int(current_app.config["DIGEST_HOUR"]))
 
 
 # --- worker signals -----------------------------------------------------------------------
@@ -193,7 +181,7 @@ def write_digests() -> int:
 def record_task_failure(sender=None, task_id=None, exception=None, args=None, **_kwargs):
     """Record a task that failed for good (after its retries) in the TaskFailure table."""
     try:
-        app = current_app._get_current_object() if has_app_context() else flask_app()
+        app = current_app if has_app_context() else flask_app()
         with app.app_context(), Session(db.get_engine()) as session:
             session.add(TaskFailure(
                 task_name=getattr(sender, "name", None) or str(sender), task_id=task_id or "",
@@ -205,16 +193,10 @@ def record_task_failure(sender=None, task_id=None, exception=None, args=None, **
 
 
 @worker_process_init.connect
-def _fresh_connections_after_fork(**_kwargs):
-    """A pool process must not share the parent's database connections (nor its SMTP
-    session, if it had one)."""
-    from workers import celery_app
-
+def _fresh_smtp_session_after_fork(**_kwargs):
+    """A pool process must not share the parent's SMTP session, if it had one (nor its
+    database connections: workers/app_context.py)."""
     _smtp.connection = None
-    if celery_app._flask_app is not None:
-        db_engine = celery_app._flask_app.extensions.get("whistlestop.db")
-        if db_engine is not None:
-            db_engine.dispose(close=False)
 
 
 @worker_process_shutdown.connect

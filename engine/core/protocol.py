@@ -76,6 +76,16 @@ class GameState:
         """The safe default for ``seat``'s decision when its deadline passes (games refine it)."""
         return self.legal_actions(seat)[0]
 
+    def standing_policy(self, seat) -> str | None:
+        """The kind of standing order (one the game declares in GameInfo.standing_policies) that
+        may answer ``seat``'s decision now, or None (games with standing orders refine it)."""
+        return None
+
+    def standing_answer(self, seat, value: str) -> tuple[str, str] | None:
+        """The (action, rule id) that the standing order ``value``, of the kind
+        ``standing_policy(seat)``, gives for ``seat``'s decision now, or None: ask the seat."""
+        return None
+
     def asks(self, seat) -> dict | None:
         """What kind of decision ``seat`` has now: {"step": name, ...} or None (games refine it)."""
         return {"step": "decision"} if seat in self.active() else None

@@ -18,7 +18,12 @@ class GameInfo:
     """What a game declares of itself.
 
     ``check_options(options) -> options``: the full option set (defaults filled in), or
-    OptionsError naming what is wrong; ``seats_for(checked options) -> seats``."""
+    OptionsError naming what is wrong; ``seats_for(checked options) -> seats``;
+    ``standing_policies``: {kind: values} of the standing orders a seat may file to answer a
+    decision of the game in advance (``"ask"`` among the values files none); the state says
+    which kind answers the decision a seat has now, and how
+    (``GameState.standing_policy`` / ``standing_answer``). A game without such decisions
+    declares none."""
     game_id: str
     min_players: int
     max_players: int
@@ -26,6 +31,7 @@ class GameInfo:
     check_options: Callable[[dict], dict]
     seats_for: Callable[[dict], "list[str] | tuple[str, ...]"]
     option_defaults: Mapping[str, object] = field(default_factory=dict)
+    standing_policies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def seats(self, options: dict | None = None) -> tuple[str, ...]:
         """The seats of a game with these options (raises OptionsError if they are bad)."""

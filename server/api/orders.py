@@ -15,7 +15,7 @@ from server import db
 from server.api import access, auth, idempotency, present, schemas
 from server.api.problems import Problem, not_found
 from server.models import Game
-from server.services import games, outbox
+from server.services import games
 from server.services.games import GameNotFound, OrderResult, StaleStep
 
 # Schema instances are stateless for load() and dump(); building one deep-copies its fields
@@ -58,7 +58,6 @@ def submit(order, game_id):
         if claim is not None:
             idempotency.release(claim)  # nothing was changed; the key may be used again
         raise
-    outbox.publish_written(db.get_engine())  # after the commit: e.g. the step's resolution
     response = jsonify(body)
     response.status_code = status
     return response

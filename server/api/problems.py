@@ -7,15 +7,15 @@ a crash) are ``about:blank`` with the status phrase as title, as the RFC asks.
 
 from __future__ import annotations
 
-import json
 from http import HTTPStatus
 from typing import Any
 
 from flask import Response, request
 from werkzeug.exceptions import HTTPException
 
+from server.problem_json import problem_response
+
 PREFIX = "/api/v1"
-MEDIA_TYPE = "application/problem+json"
 
 # slug: (status, title, what it means and what to do)
 TYPES: dict[str, tuple[int, str, str]] = {
@@ -89,12 +89,6 @@ class Problem(Exception):
 
     def response(self) -> Response:
         return problem_response(self.body(), self.status, self.headers)
-
-
-def problem_response(body: dict, status: int, headers: dict | None = None) -> Response:
-    """A problem+json response with exactly these bytes for the same body."""
-    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=MEDIA_TYPE,
-                    headers=headers or {})
 
 
 def not_found() -> Problem:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import engine.core as engine
 import marshmallow as ma
 from marshmallow import ValidationError, fields, pre_load, validate, validates_schema
 
 from server.models import aware
-from server.services import display_names
+from server.services import display_names, standing
 
 STATUSES = ("open", "active", "finished")
 LOCALE = validate.Regexp(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$",
@@ -117,14 +119,23 @@ class TokenSchema(ma.Schema):
 
 
 # --- games --------------------------------------------------------------------------------
+def _options_description() -> str:
+    """Each registered game's options with their defaults (engine GameInfo.option_defaults)."""
+    def default(value) -> str:
+        return "the game's standard" if value is None else json.dumps(value)
+    return "Options by game, with their defaults: " + "; ".join(
+        f"{game}: " + ", ".join(f"{key} ({default(value)})" for key, value
+                                in engine.info(game).option_defaults.items())
+        for game in engine.games()) + "."
+
+
 class OptionsSchema(ma.Schema):
     """A game's options (all optional; which apply depends on the game type, and the engine
-    judges the combination: a bad one is a 422 naming what is wrong).
+    judges the combination: a bad one is a 422 naming what is wrong). The fields are those of
+    every registered game; the OpenAPI description lists each game's, from the engine."""
 
-    1960 (tmotp): edition gmt | zman, vp_cards, restricted_positioning.
-    Mr. President (mrpresident): edition chalkboard | dial, players 2-4, version short | long,
-    count electoral | popular (dial), nominee (chalkboard, 4 players), parties seats | lot,
-    plurality."""
+    class Meta:
+        description = _options_description()
 
     edition = fields.String(validate=validate.OneOf(["gmt", "zman", "chalkboard", "dial"]))
     vp_cards = StrictBoolean()
@@ -267,22 +278,26 @@ class LogSchema(ma.Schema):
 
 
 # --- orders -------------------------------------------------------------------------------
-class StandingOrdersSchema(ma.Schema):
-    """A seat's standing orders; "ask" (or null) means none: the server asks."""
+def _policy_field(kind: str, values: tuple[str, ...]) -> fields.Field:
+    """The field of a standing order some game declares (engine GameInfo.standing_policies)."""
+    games = [g for g in engine.games() if kind in engine.info(g).standing_policies]
+    return fields.String(allow_none=True, validate=validate.OneOf(values), metadata={
+        "description": f"Answers the {kind} decision of {', '.join(games)} in advance: one of "
+                       f"{', '.join(values)} (ask or null: none filed, the server asks)"})
 
-    seat = fields.String(dump_only=True)
-    trigger = fields.String(allow_none=True,
-                            validate=validate.OneOf(["never", "always", "helps_me", "ask"]),
-                            metadata={"description": "Trigger the event of a card your "
-                                      "opponent plays for CP: never, always, helps_me (a card "
-                                      "with your candidate's icon or both), or ask"})
-    second_place = fields.String(allow_none=True,
-                                 validate=validate.OneOf(["momentum", "endorsement", "ask"]),
-                                 metadata={"description": "The second-place issue award"})
-    deadline_default = fields.List(fields.String(validate=validate.Length(min=1, max=200)),
-                                   allow_none=True, validate=validate.Length(max=10),
-                                   metadata={"description": "Order lines for your next missed "
-                                             "deadline: the first legal then is applied, once"})
+
+StandingOrdersSchema = type("StandingOrdersSchema", (ma.Schema,), {
+    "__doc__": """A seat's standing orders; "ask" (or null) means none: the server asks. A
+    game's policies are those the registered games declare (server/services/standing.py).""",
+    "__module__": __name__,
+    "seat": fields.String(dump_only=True),
+    **{kind: _policy_field(kind, values) for kind, values in standing.policies().items()},
+    standing.DEADLINE_DEFAULT: fields.List(
+        fields.String(validate=validate.Length(min=1, max=200)), allow_none=True,
+        validate=validate.Length(max=standing.MAX_DEFAULT_LINES),
+        metadata={"description": "Order lines for your next missed deadline: the first legal "
+                                 "then is applied, once"}),
+})
 
 
 class OrderSchema(ma.Schema):
@@ -302,7 +317,7 @@ class OrderSchema(ma.Schema):
 
 
 # OrderSchema's rule of exactly one of 'actions' and 'action', in the OpenAPI document too
-# (server/api/__init__.py registers it with the schema), so that clients know it in advance.
+# (server/api/blueprints.py registers it with the schema), so that clients know it in advance.
 ORDER_ONE_OF = {"oneOf": [{"required": ["actions"]}, {"required": ["action"]}]}
 
 

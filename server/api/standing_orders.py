@@ -13,15 +13,14 @@ from server.services import standing
 from server.services.standing import StandingOrderError
 
 blp = Blueprint("standing_orders", __name__, url_prefix="/api/v1/games",
-                description="Standing orders: answers filed in advance (trigger policy, "
-                            "second-place award, the default order for the next deadline).")
+                description="Standing orders: answers filed in advance (the policies a game "
+                            "declares, the default order for the next deadline).")
 
 
 def _body(session, game_id: int, seat: str) -> dict:
     mine = standing.of_game(session, game_id).get(seat, {})
-    return {"seat": seat, "trigger": mine.get("trigger", "ask"),
-            "second_place": mine.get("second_place", "ask"),
-            "deadline_default": mine.get("deadline_default")}
+    return {"seat": seat, **{kind: mine.get(kind, "ask") for kind in standing.policies()},
+            standing.DEADLINE_DEFAULT: mine.get(standing.DEADLINE_DEFAULT)}
 
 
 @blp.route("/<int:game_id>/standing-orders", methods=["GET"])
@@ -39,8 +38,8 @@ def show(game_id):
 
 @blp.route("/<int:game_id>/standing-orders", methods=["PUT"])
 @auth.required
-@blp.arguments(schemas.StandingOrdersSchema, example={"trigger": "helps_me",
-                                                      "second_place": "momentum"})
+@blp.arguments(schemas.StandingOrdersSchema, example={
+    kind: values[0] for kind, values in standing.policies().items()})
 @blp.response(200, schemas.StandingOrdersSchema)
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(403, response="FORBIDDEN")
@@ -55,7 +54,7 @@ def change(data, game_id):
             raise Problem("conflict", "The game is over: standing orders have nothing to answer.")
         state = game_engine.from_dict(game.state) if game.state else None
         try:
-            for kind in standing.KINDS:
+            for kind in standing.kinds():
                 if kind in data:
                     standing.file(session, game_id, seat, kind, data[kind], state)
         except StandingOrderError as exc:

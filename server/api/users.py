@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from server import db, rate_limits
 from server.api import auth, schemas
 from server.api.problems import Problem
-from server.services import outbox, sign_in, users
+from server.services import sign_in, users
 
 TOKENS_PAGE = "/me/tokens"      # the web page that makes, lists and revokes API tokens
 
@@ -53,7 +53,6 @@ def sign_up(data):
                 user = users.find_user(session, data["email"])
         sign_in.request(session, user, TOKENS_PAGE)
         session.commit()
-    outbox.publish_written(db.get_engine())
     return {"email": users.normalize_email(data["email"]),
             "detail": "A mail is on its way to this address with a link that works once. "
                       "Opening it proves the address and signs you in to the page that makes "

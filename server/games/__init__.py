@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 
 import engine.core as game_engine
+from engine.games import GAMES
 from server.games.presenter import Presenter
 
 _PRESENTERS: dict[str, Presenter] = {}
@@ -45,9 +46,12 @@ def presenter(game_id: str | None) -> Presenter:
 
 
 def presenters() -> list[Presenter]:
-    """Every registered game's presenter, in the engine's order of games."""
+    """Every registered game's presenter: the built-in games in the order engine/games lists
+    them (``GAMES``: the lobby's order, whose first game is a new-game form's that names
+    none), then any other registered game's, by id."""
+    listed = {game_id: n for n, game_id in enumerate(GAMES)}
     found = []
-    for game_id in game_engine.games():
+    for game_id in sorted(game_engine.games(), key=lambda g: (listed.get(g, len(listed)), g)):
         try:
             found.append(presenter(game_id))
         except UnknownGame:

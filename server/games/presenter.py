@@ -66,6 +66,134 @@ class Presenter:
         the ``game`` catalogue of server/translations."""
         return translations(supported(loc), "game")
 
+    # ---- Mail ----------------------------------------------------------------------------
+    # The shared mail templates (templates/email) include the game's parts by the names
+    # ``mail_parts`` gives, and show what the methods below return.
+
+    # The legal orders a mail lists at most by default (an allocation of support can have
+    # hundreds): the rest are on the game page.
+    max_listed: int = 20
+
+    def mail_parts(self) -> dict[str, str]:
+        """The names of the game's mail parts (templates/games/<game>/email/<part>.txt|.html|
+        .css), without their suffix: "summary" (the game as a seat's view shows it, from the
+        context's ``summary``), "texts" (macros of the game's own sentences in the shared mails:
+        ``simultaneous()``, ``sealed(order)``, ``revealed(name, step)``, ``safe_default()``,
+        ``started(name, seat, opponents, variant)``, ``invited(host, seat, variant)``, and
+        ``pairs(pairs)`` if ``choices`` gives pairs) and "style" (the CSS of its parts'
+        classes)."""
+        return {name: self.part(name) for name in ("summary", "texts", "style")}
+
+    def summary(self, view: dict, seat: str | None, notes_seen: int, loc: str) -> dict:
+        """The game as ``seat``'s view shows it (``seat`` None: a spectator's), for the summary
+        part: plain data in ``loc``'s words, nothing the view does not show, and "changes" (the
+        view's notes after the first ``notes_seen``, which the shared ``_changes.*`` list)."""
+        raise NotImplementedError
+
+    def variant(self, options: dict | None, loc: str) -> str | None:
+        """The variant a game with ``options`` (as stored; those not given take the game's
+        defaults) is played in, in words, for the invitation and the start; None: the game has
+        no variants to name."""
+        return None
+
+    def choices(self, legal: list[str]) -> dict:
+        """Which of a decision's legal orders a mail lists (each with its signed link):
+        {"listed": those orders, "more": how many others only the game page lists, "pairs":
+        None, or what the texts' ``pairs(pairs)`` explains by the notation instead of listing
+        it}. By default the first ``max_listed``."""
+        legal = list(legal)
+        return {"listed": legal[:self.max_listed],
+                "more": max(0, len(legal) - self.max_listed), "pairs": None}
+
+    def rule_texts(self) -> dict[str, str]:
+        """The rules of the game's standing orders (AutoOrder.rule of an order one gave,
+        "kind:value") -> what a mail says the order followed, untranslated (``N_``); a rule not
+        here is shown as written."""
+        return {}
+
+    def standing_examples(self) -> list[str]:
+        """The standing-order lines shown to a reply whose standing order the game refuses
+        (server/mail/replies.py). By default the one every game takes."""
+        return ["standing default ask"]
+
+    # ---- Web -----------------------------------------------------------------------------
+    # The shared pages (server/web, templates/web) include the game's parts by these names
+    # (``part(name)``, templates/games/<game>/web/<name>) and show what the methods below
+    # return: ``status.html`` (the game page's line under its heading), ``board.html`` (the
+    # board: the game page's, the replay's), ``your_hand.html`` (the game page's section of the
+    # reader's own hand), ``hand.html`` (a hand of cards, ``cards``: the replay's), ``form.html``
+    # (the decision form's kinds other than the shared ``choices``; it may use the macros
+    # ``radio``, ``groups`` and ``number`` of templates/web/_decision_form.html),
+    # ``new_game.html`` (the lobby's form for a new game), ``result.html`` (a finished game's
+    # printable result, extending templates/web/_result_base.html), if it has any ``style.css``
+    # (the CSS of its seats' classes, in every page of one of its games) and, for a game with a
+    # page of how this server plays it (/help/<game>), ``help.html`` (extending _page.html).
+
+    def page(self, view: dict, seat: str | None, loc: str) -> dict:
+        """What the game page's parts (status.html, board.html, your_hand.html) show of
+        ``seat``'s ``view`` (None: a spectator's), beside the page's shared context."""
+        raise NotImplementedError
+
+    def public_board(self, view: dict, loc: str) -> dict:
+        """What board.html shows of the spectators' ``view`` (the replay's positions)."""
+        raise NotImplementedError
+
+    def hand(self, cards: list, loc: str) -> list[dict]:
+        """A hand (the card ids a view holds) as hand.html lists it (its ``cards``)."""
+        raise NotImplementedError
+
+    def form(self, decision: dict, view: dict, loc: str) -> dict:
+        """The decision form of ``decision`` (server/services/games.decision_for) from the
+        seat's ``view``, for exactly its legal actions: a dict with its ``kind`` and
+        ``step_name``; the shared kind "choices" is ``groups`` of {"legend", "options":
+        [{"value": an action, "label": it in words}]}; any other kind is form.html's to lay
+        out. It may name a ``notation_url`` other than the game's notation page."""
+        raise NotImplementedError
+
+    def compose(self, data, form: dict):
+        """The order (server/web/decision_form.Order) the posted ``data`` (a MultiDict) stands
+        for on a ``form`` of ``form()``, read from the game's own fields; ``Order([])`` leaves
+        it to the shared ones (the chosen ``action``; the notation's ``lines`` are always
+        added). Raises server.web.decision_form.Refused saying why it stands for no order."""
+        raise NotImplementedError
+
+    def new_game(self, loc: str) -> dict:
+        """What new_game.html shows beside the form as posted (``form``, to fill it in again
+        after a refusal) and the bots' levels (``levels``): by default the seats' names
+        (``names``)."""
+        return {"names": self.seat_names(loc)}
+
+    def read_new_game(self, form, user) -> tuple[dict, dict, dict]:
+        """(options, seat -> email or None, seat -> bot level) of the new game new_game.html
+        posted (``form``) for ``user``; ValueError saying in the reader's words what is wrong
+        with it. The options are the engine's to judge."""
+        raise NotImplementedError
+
+    def turn_of(self, state):
+        """The turn an engine state is in (a value that changes when a new turn begins), read
+        from the state itself: the replay links to where each turn begins."""
+        raise NotImplementedError
+
+    def turn_link(self, turn, back: bool) -> dict:
+        """The replay's link to the start of ``turn`` (a ``turn_of`` value), back or ahead:
+        {"label": its text, "aria": what it does, in words}."""
+        raise NotImplementedError
+
+    def replay_heading(self, view: dict, loc: str) -> str:
+        """Where the game stands at a replay's position (the spectators' ``view``), in one
+        line."""
+        raise NotImplementedError
+
+    def result(self, view: dict, loc: str) -> dict:
+        """What result.html shows of a finished game's final spectators' ``view``, beside the
+        shared facts (the winner, the players, the seed)."""
+        raise NotImplementedError
+
+    def help(self, loc: str) -> dict:
+        """What help.html shows beside the engine's notation and rulings (``notation``,
+        ``rulings``, given by the shared page); by default nothing more."""
+        return {}
+
 
 @lru_cache(maxsize=None)
 def _terms(presenter: Presenter, loc: str) -> dict[str, dict]:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import binascii
 import hashlib
-from email._policybase import Compat32
 from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.nonmultipart import MIMENonMultipart
+from email.policy import Compat32
 from email.utils import format_datetime, formataddr
 
 from server.mail.render import Rendered
@@ -40,11 +40,18 @@ class _Policy(Compat32):
     compat32 folds every header through an ``email.header.Header``, which was two thirds of
     the time to serialize a mail. Longer or encoded headers are folded as compat32 does."""
 
-    def _fold(self, name, value, sanitize):
+    def fold(self, name, value):
+        return self._one_line(name, value) or super().fold(name, value)
+
+    def fold_binary(self, name, value):
+        line = self._one_line(name, value)
+        return line.encode("ascii") if line else super().fold_binary(name, value)
+
+    def _one_line(self, name, value) -> str | None:
         if isinstance(value, str) and value.isascii() and "\n" not in value and \
                 "\r" not in value and len(name) + 2 + len(value) <= 78:
             return f"{name}: {value}{self.linesep}"
-        return super()._fold(name, value, sanitize)
+        return None
 
 
 POLICY = _Policy()

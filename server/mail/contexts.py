@@ -3,9 +3,10 @@
 the database; tests pass fixed data and compare the rendering with checked-in output. Names of
 seats are in the recipient's language (`terms`).
 
-Every game's mails share the templates; what differs by game comes from the game's summary
-module (``SUMMARIES``, by the view's ``game``) and its choices (``choices.listed``), and the
-templates pick their game's partials and words by ``game_type``."""
+Every game's mails share the templates; what differs by game comes from the game's presenter
+(server/games, its Mail section): the summary, the variant, the choices a mail lists, the words
+of its standing orders' rules, and the names of its template parts (``parts``: its summary, its
+own sentences, its style), which the shared templates include."""
 
 from __future__ import annotations
 
@@ -16,41 +17,22 @@ from typing import Callable, Iterable
 from babel.dates import (format_date, format_datetime, get_date_format, get_datetime_format,
                          get_time_format)
 
-from engine.games.mrpresident.state import check_options
 from server.catalogue import N_
-from server.mail import choices as choice_lists
-from server.games.mrpresident import summary as summary_mrpresident
-from server.games.tmotp import summary as summary_tmotp
+from server.games import presenter
 from server.i18n import game_text
 from server.i18n import gettext, supported
-from server.games import presenter
-
-# Longer lists of legal orders (a Campaigning allocation can have hundreds) point to the page.
-MAX_LISTED = choice_lists.MAX_LISTED
-
-# The summary of a game, by its type (the view's "game").
-SUMMARIES = {"tmotp": summary_tmotp, "mrpresident": summary_mrpresident}
 
 # Which statuses of an order by reply were taken (order_received); any other status is a
 # refusal (order_refused: stale, malformed, illegal, over, empty, ...).
 RECEIVED = ("applied", "sealed", "standing")
 
 
-# The rule an order given without asking followed (AutoOrder.source, AutoOrder.rule), in words.
+# The rule an order given without asking followed, in words, by its source (AutoOrder.source);
+# a standing order's rule is the game's (its presenter's ``rule_texts``).
 RULES = {
-    ("standing", "trigger:never"):
-        N_("your standing order: never trigger the event of a card your opponent plays"),
-    ("standing", "trigger:always"):
-        N_("your standing order: always trigger the event when you can"),
-    ("standing", "trigger:helps_me"):
-        N_("your standing order: trigger only events that help you"),
-    ("standing", "second_place:momentum"):
-        N_("your standing order: take a Momentum marker for the second-place Issue"),
-    ("standing", "second_place:endorsement"):
-        N_("your standing order: take an Endorsement card for the second-place Issue"),
-    ("filed", None): N_("your filed default order, applied when the deadline passed"),
-    ("default", None): N_("the safe default, applied when the deadline passed"),
-    ("forfeit", None): N_("the deadline passed: you forfeited the game"),
+    "filed": N_("your filed default order, applied when the deadline passed"),
+    "default": N_("the safe default, applied when the deadline passed"),
+    "forfeit": N_("the deadline passed: you forfeited the game"),
 }
 
 
@@ -75,41 +57,45 @@ class Links:
 
 
 def _common(game_id: int, seat: str | None, player_name: str, locale: str, links: Links,
-            preferences_url: str | None = None, game_type: str = "tmotp") -> dict:
+            preferences_url: str | None, game_type: str) -> dict:
     """``preferences_url``: the recipient's signed preferences link (links.preferences_url),
-    when the mail goes to a user; else the plain page, which asks them to log in."""
-    return {"game_id": game_id, "game_type": game_type, "player_name": player_name,
-            "locale": locale,
-            "seat_name": presenter(game_type).seat_names(locale).get(seat, seat or ""),
+    when the mail goes to a user; else the plain page, which asks them to log in. ``parts``:
+    the game's template parts (its presenter's ``mail_parts``)."""
+    shown = presenter(game_type)
+    return {"game_id": game_id, "game_type": game_type, "game_title": shown.title(locale),
+            "parts": shown.mail_parts(), "player_name": player_name, "locale": locale,
+            "seat_name": shown.seat_names(locale).get(seat, seat or ""),
             "game_url": links.game(game_id),
             "preferences_url": preferences_url or links.preferences()}
 
 
 def summary(view: dict, seat: str | None, notes_seen: int, locale: str) -> dict:
-    """The game as the seat's view shows it, by the game's own summary module."""
-    return SUMMARIES[view["game"]].summary(view, seat, notes_seen, locale)
+    """The game as the seat's view shows it, by the game's presenter."""
+    return presenter(view["game"]).summary(view, seat, notes_seen, locale)
 
 
 def _choices(legal: list[str], game_type: str, url: Callable[[str], str] | None) -> dict:
     """The orders a mail lists (each with its signed link, if any), how many more are on the
-    game page, and the two-card plays' notation (Mr. President)."""
-    found = choice_lists.listed(legal, game_type)
+    game page, and the orders the game explains by their notation instead (``pairs``)."""
+    found = presenter(game_type).choices(legal)
     return {"choices": [{"action": a, "url": url(a) if url else None} for a in found["listed"]],
             "more": found["more"], "pairs": found["pairs"]}
 
 
-def rule_text(source: str, rule: str | None, locale: str) -> str:
+def rule_text(source: str, rule: str | None, locale: str, game_type: str) -> str:
     """The rule an order given for the seat followed, in the recipient's words."""
-    message = RULES.get((source, rule)) or RULES.get((source, None))
+    message = (presenter(game_type).rule_texts().get(rule or "") if source == "standing"
+               else RULES.get(source))
     return gettext(message, locale) if message else (rule or source)
 
 
-def described(rows: Iterable[dict], locale: str) -> list[dict]:
+def described(rows: Iterable[dict], locale: str, game_type: str) -> list[dict]:
     """The orders the server gave for the seat without asking (AutoOrder rows not yet mailed,
     oldest first), each with its rule in words."""
     return [{"actions": list(row.get("actions") or []), "source": row["source"],
              "rule": row.get("rule") or "",
-             "text": rule_text(row["source"], row.get("rule"), locale)} for row in rows]
+             "text": rule_text(row["source"], row.get("rule"), locale, game_type)}
+            for row in rows]
 
 
 def when(moment: datetime, locale: str) -> str:
@@ -146,10 +132,10 @@ def your_decision(game_id: int, seat: str, step: int, view: dict, player_name: s
             "step": step, "prompt": game_text.text(_prompt(view), locale, game_type),
             "legal_actions": legal,
             **_choices(legal, game_type, choice_url),
-            "simultaneous": len(view.get("active", [])) > 1, "max_listed": MAX_LISTED,
+            "simultaneous": len(view.get("active", [])) > 1,
             "summary": summary(view, seat, notes_seen, locale),
-            "notation_url": links.notation(view["game"]),
-            "auto_orders": described(auto_orders, locale)}
+            "notation_url": links.notation(game_type),
+            "auto_orders": described(auto_orders, locale, game_type)}
 
 
 def reminder(game_id: int, seat: str, step: int, view: dict, player_name: str, locale: str,
@@ -182,7 +168,8 @@ def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, playe
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
                              choice_url if asked else None, auto_orders, preferences_url)
     return {**decision, "passed_step": passed_step, "actions": list(actions), "source": source,
-            "rule": rule, "rule_text": rule_text(source, rule, locale), "asked": asked,
+            "rule": rule, "rule_text": rule_text(source, rule, locale, view["game"]),
+            "asked": asked,
             "deadline": (deadline(deadline_at, now or datetime.now(timezone.utc), locale)
                          if asked else None)}
 
@@ -190,59 +177,53 @@ def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, playe
 def step_resolved(game_id: int, seat: str, step: int, view: dict, player_name: str,
                   locale: str, links: Links, notes_seen: int = 0,
                   auto_orders: Iterable[dict] = (), preferences_url: str | None = None) -> dict:
-    """The simultaneous step ``step`` was resolved (1960's Campaign Strategy or Debate cards,
-    Mr. President's campaign cards, second cards or upset attempts revealed) and the seat is not
-    asked anything now: what changed since its last mail, and the game."""
+    """The simultaneous step ``step`` was resolved (the sealed choices revealed) and the seat is
+    not asked anything now: what changed since its last mail, and the game."""
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, view["game"]),
             "step": step, "summary": summary(view, seat, notes_seen, locale),
-            "auto_orders": described(auto_orders, locale)}
+            "auto_orders": described(auto_orders, locale, view["game"])}
 
 
 def digest(player_name: str, day: str, waiting: Iterable[dict], locale: str, links: Links,
            now: datetime, preferences_url: str | None = None) -> dict:
     """The daily list of the user's games waiting for a decision. ``waiting``: one entry per
-    game and seat asked, {"game_id", "game" (its type; 1960 if not given), "seat", "step",
-    "prompt", "legal_actions", "deadline_at", "choice_url" (the signed link of an action, or
-    None)}, from the seat's own view. ``game_type``: the one type of every game listed, or None
-    when they are of several (the subject names the game when it can)."""
+    game and seat asked, {"game_id", "game" (its type), "seat", "step", "prompt",
+    "legal_actions", "deadline_at", "choice_url" (the signed link of an action, or None)},
+    from the seat's own view. ``game_type`` and ``game_title``: the one type of every game
+    listed and its title, or None when they are of several (the subject names the game when it
+    can)."""
     games = []
     for entry in waiting:
-        game_type = entry.get("game", "tmotp")
+        game_type = entry["game"]
+        shown = presenter(game_type)
         games.append({
-            "game_id": entry["game_id"], "game_type": game_type,
-            "seat_name": presenter(game_type).seat_names(locale).get(entry["seat"],
-                                                                     entry["seat"]),
+            "game_id": entry["game_id"], "game_type": game_type, "parts": shown.mail_parts(),
+            "seat_name": shown.seat_names(locale).get(entry["seat"], entry["seat"]),
             "step": entry["step"], "prompt": game_text.text(entry["prompt"], locale, game_type),
             **_choices(entry["legal_actions"], game_type, entry.get("choice_url")),
             "deadline": deadline(entry.get("deadline_at"), now, locale),
             "game_url": links.game(entry["game_id"])})
     types = {g["game_type"] for g in games}
-    return {"player_name": player_name, "locale": locale,
-            "game_type": types.pop() if len(types) == 1 else None,
+    game_type = types.pop() if len(types) == 1 else None
+    return {"player_name": player_name, "locale": locale, "game_type": game_type,
+            "game_title": presenter(game_type).title(locale) if game_type else None,
             "day": format_date(date.fromisoformat(day), "long", locale=supported(locale)),
             "games": games, "game_url": links.base_url,
             "preferences_url": preferences_url or links.preferences()}
 
 
 def game_started(game_id: int, seat: str, player_name: str, seed_hash: str, locale: str,
-                 links: Links, preferences_url: str | None = None, game_type: str = "tmotp",
-                 seats: Iterable[str] = ("kennedy", "nixon"), options: dict | None = None
-                 ) -> dict:
+                 links: Links, preferences_url: str | None = None, *, game_type: str,
+                 seats: Iterable[str], options: dict | None = None) -> dict:
     """``seats``: every seat of the game; ``options``: the game's options as stored (those not
-    given take the game's defaults; Mr. President's mail names its variant)."""
-    names = presenter(game_type).seat_names(locale)
+    given take the game's defaults; the mail names the variant, if the game has variants)."""
+    shown = presenter(game_type)
+    names = shown.seat_names(locale)
     opponents = [names[s] for s in seats if s != seat]
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
             "opponent": opponents[0], "opponents": game_text.JOIN[supported(locale)].join(
                 opponents),
-            "variant": _variant(game_type, options, locale), "seed_hash": seed_hash}
-
-
-def _variant(game_type: str, options: dict | None, locale: str) -> str | None:
-    """The variant a game is played in, in words (Mr. President), or None."""
-    if game_type != "mrpresident":
-        return None
-    return summary_mrpresident.variant(check_options(dict(options or {})), locale)
+            "variant": shown.variant(options, locale), "seed_hash": seed_hash}
 
 
 def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, seed: str,
@@ -260,7 +241,7 @@ def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, s
 
 def seat_joined(game_id: int, seat: str | None, player_name: str, joined_name: str,
                 joined_seat: str, all_seated: bool, locale: str, links: Links,
-                preferences_url: str | None = None, game_type: str = "tmotp") -> dict:
+                preferences_url: str | None = None, *, game_type: str) -> dict:
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
             "joined_name": joined_name,
             "joined_seat": presenter(game_type).seat_names(locale).get(joined_seat, joined_seat),
@@ -268,13 +249,14 @@ def seat_joined(game_id: int, seat: str | None, player_name: str, joined_name: s
 
 
 def invitation(game_id: int, seat: str, host_name: str, locale: str, links: Links,
-               preferences_url: str | None = None, game_type: str = "tmotp",
+               preferences_url: str | None = None, *, game_type: str,
                options: dict | None = None) -> dict:
     """``preferences_url``: only when the address has an account (else the plain page).
-    ``options``: the game's options as stored (Mr. President's mail names its variant)."""
+    ``options``: the game's options as stored (the mail names the variant, if the game has
+    variants)."""
     return {**_common(game_id, seat, "", locale, links, preferences_url, game_type),
             "host_name": host_name, "join_url": links.join(game_id),
-            "variant": _variant(game_type, options, locale)}
+            "variant": presenter(game_type).variant(options, locale)}
 
 
 def order_kind(status: str) -> str:
@@ -293,7 +275,7 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
     decision mail shows it."""
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
                              choice_url, preferences_url=preferences_url)
-    legal = choice_lists.listed(answer.get("legal", []), view["game"])
+    legal = presenter(view["game"]).choices(answer.get("legal", []))
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
             "applied": list(answer.get("applied", [])),
             "reason": game_text.text(answer.get("reason"), locale, view["game"]),
@@ -321,7 +303,7 @@ def sign_in(player_name: str, locale: str, links: Links, sign_in_url: str, minut
 
 
 def reply_foreign(player_name: str, game_id: int, seat: str, locale: str, links: Links,
-                  preferences_url: str | None = None, game_type: str = "tmotp") -> dict:
+                  preferences_url: str | None = None, *, game_type: str) -> dict:
     """An order for the player's seat that came from another address and was not applied."""
     return _common(game_id, seat, player_name, locale, links, preferences_url, game_type)
 

@@ -7,7 +7,7 @@ answered costs the player a round trip for nothing.
 
 Every mail is built from the recipient seat's own view (``view(seat)``), never the state, with
 one fact of the server's own (``games.seat_view``): how many seats have sealed their order of a
-simultaneous step (Mr. President's "2 of 3 have chosen"; never who). The
+simultaneous step ("2 of 3 have chosen"; never who). The
 orders the server gave for a seat without asking (AutoOrder rows not yet mailed) are listed in
 the seat's next decision, reminder, deadline or resolution mail; ``Envelope.auto_orders`` names
 them, and delivery marks them mailed with the mail.
@@ -378,7 +378,7 @@ def _reply_foreign(session, payload, settings) -> list[Envelope]:
     return [Envelope(f"user:{user.id}", user.email, user.locale, "reply_foreign",
                      contexts.reply_foreign(_name(user), game.id, payload["seat"], user.locale,
                                             settings.links, None,
-                                            game.game_type),
+                                            game_type=game.game_type),
                      None, None, user.id)]
 
 
@@ -392,8 +392,8 @@ def _game_started(session, payload, settings) -> list[Envelope]:
     return [Envelope(seat.seat, user.email, user.locale, "game_started",
                      contexts.game_started(game.id, seat.seat, _name(user), game.seed_hash,
                                            user.locale, settings.links,
-                                           None, game.game_type,
-                                           every, game.options),
+                                           None, game_type=game.game_type,
+                                           seats=every, options=game.options),
                      game.id, seat.seat, user.id)
             for seat, user in seated
             if _reaches(session, user, "game_started")]
@@ -430,7 +430,7 @@ def _seat_joined(session, payload, settings) -> list[Envelope]:
                                           _name(joined, host.locale),
                                           payload["seat"], all_seated, host.locale,
                                           settings.links, None,
-                                          game.game_type),
+                                          game_type=game.game_type),
                      game.id, host_seat, host.id)]
 
 
@@ -451,7 +451,7 @@ def _invitation(session, payload, settings) -> list[Envelope]:
     return [Envelope(f"invite:{payload['email']}", payload["email"], locale, "invitation",
                      contexts.invitation(game.id, payload["seat"], _name(host, locale), locale,
                                          settings.links, None,
-                                         game.game_type, game.options),
+                                         game_type=game.game_type, options=game.options),
                      game.id, None, invitee.id if invitee else None)]
 
 

@@ -31,6 +31,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from server import db
+from server.games import presenter
 from server.mail import reply_address
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
@@ -42,10 +43,6 @@ log = logging.getLogger("whistlestop.replies")
 MAX_RAW = 1024 * 1024  # bytes kept of one inbound mail; the reader looks at far less
 MAX_LINES = 20  # lines of one reply taken as actions (an order is short)
 FOREIGN_NOTICE_HOURS = 24  # a seat's player is told of orders from elsewhere once this often
-# What a refused standing order by reply is shown instead, by game (1960's by default): Mr.
-# President asks nothing that a trigger or second-place standing order answers.
-STANDING_EXAMPLES = {"mrpresident": ["standing default play 1", "standing default second none",
-                                     "standing default ask"]}
 
 
 class AlreadyHandled(Exception):
@@ -216,8 +213,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
                 standing.check(kind, value, state, seat.seat)
     except standing.StandingOrderError as exc:
         outcome = play.Outcome("malformed", current, reason=exc.args[0],
-                               legal=list(STANDING_EXAMPLES.get(game_type,
-                                                                standing.REPLY_EXAMPLES)))
+                               legal=presenter(game_type).standing_examples())
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
         return "order"
     filed = standing.describe(policies)
@@ -238,7 +234,6 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
             except AlreadyHandled:
                 session.rollback()
                 return "duplicate"
-        outbox.publish_written(engine)
         return "order"
     if not lines:
         outcome = play.Outcome("empty", current, reason=plain("The reply had no order above "
@@ -307,5 +302,4 @@ def _finish(engine: Engine, inbound_id: int, message_id: int | None, outcome: di
         except AlreadyHandled:
             outbox.mark_delivered(session, message_id)
         session.commit()
-    outbox.publish_written(engine)
 

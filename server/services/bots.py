@@ -24,10 +24,11 @@ from server.services.games import StaleStep
 
 log = logging.getLogger(__name__)
 
-# Playouts a decision of the strong bots on the server (bench/bot_strength.py measures them).
-# The budget of a level, by game (a level not named plays with its bot's own default:
-# 1960's strong bot, 32 playouts a decision).
-BUDGETS = {"mrpresident": {"strong": {"iterations": 200}}}
+# The budget the server gives a bot, by level (keyword arguments of the game's bot factory,
+# engine.bots.make). None in service: each game's bots play with the budget their game sets
+# (engine/games/<game>/bots.py; bench/bot_strength.py measures them). A test lowers it to play
+# fast.
+BUDGETS: dict[str, dict] = {}
 
 
 def play(session: Session, game_id: int, seat: str, step: int,
@@ -51,7 +52,7 @@ def _play(session, game_id, seat, step, message_id):
     if seat not in active or (len(active) > 1
                               and seat in games.pending_seats(session, game_id, step)):
         return _nothing(session, message_id)
-    bot = bots.make(game.game_type, level, **BUDGETS.get(game.game_type, {}).get(level, {}))
+    bot = bots.make(game.game_type, level, **BUDGETS.get(level, {}))
     try:
         action = bot.choose(state.view(seat),
                             bots.decision_rng(game.seed, state.log_length(), seat))

@@ -1,14 +1,16 @@
 """The outbox: follow-ups written in the same transaction as a state change, then sent.
 
-Every row is published right after its transaction commits, by whoever wrote it (the request or
-the task): ``publish_written`` sends exactly the rows this thread's sessions have committed
-since its last call, with no read and no write of the database - just the broker sends. A row is
-done when its task has *consumed* it (``delivered_at``, set by the task in its own transaction),
-not when it was sent: the relay (beat, ``publish_pending``) sends again every row not consumed
-``redeliver_after`` seconds after it was written or last sent, and at once a row whose send
-failed (``last_error``). So a crash between the commit and the send, a broker outage, and a
-message the broker lost after taking it (a Redis without persistence that restarts) all end the
-same way: the relay sends the row again. Tasks are idempotent, so a row sent twice does no harm.
+Every row is published right after its transaction commits, in one place for every writer (a
+request, a task, the mail server, the command line): the session's commit hook below sends
+exactly the rows that transaction wrote, with no read and no write of the database - just the
+broker sends, by the tasks' names through the Celery app (workers/celery_app.py; the tasks
+themselves, workers/tasks.py, are never imported here). A row is done when its task has
+*consumed* it (``delivered_at``, set by the task in its own transaction), not when it was sent:
+the relay (beat, ``publish_pending``) sends again every row not consumed ``redeliver_after``
+seconds after it was written or last sent, and at once a row whose send failed
+(``last_error``). So a crash between the commit and the send, a broker outage, and a message
+the broker lost after taking it (a Redis without persistence that restarts) all end the same
+way: the relay sends the row again. Tasks are idempotent, so a row sent twice does no harm.
 
 The resolution of a committed simultaneous step is also covered from the games' side: the sweep
 (``republish_unresolved``) sends resolve_step for every step whose seats have all committed and
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import weakref
 from datetime import timedelta
 from typing import NamedTuple
 
@@ -27,11 +28,13 @@ import engine.core as game_engine
 from sqlalchemy import bindparam, event, func, or_, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session, select
 
 from server import db
 from server.models import Game, Order, OutboxMessage, utcnow
 from server.raw_sql import Raw
+from workers.celery_app import celery
 
 log = logging.getLogger("whistlestop.outbox")
 
@@ -51,11 +54,15 @@ class Written(NamedTuple):
         return cls(row.id, row.kind, dict(row.payload))
 
 
-# --- rows written by this thread's committed transactions ------------------------------------
-# Collected by session events: flushed rows wait in the session until its commit (a rollback
-# forgets them), then per thread and per database until ``publish_written`` sends them.
+# --- rows written by a transaction, sent when it has committed --------------------------------
+# Flushed rows wait in the session until its commit (a rollback forgets them); once the
+# transaction has ended, its connection back in the pool, they are sent. Sending then, with no
+# transaction of this session open, lets a task run inline (Celery's eager mode) write in turn.
+# The hooks are every session's from this module's import on (the order service imports it, so
+# the web app, the workers and the mail server have them); a row committed where they are not
+# loaded waits for the relay.
 _FLUSHED = "whistlestop.outbox.flushed"
-_committed = threading.local()
+_COMMITTED = "whistlestop.outbox.committed"
 
 
 @event.listens_for(OrmSession, "after_flush")
@@ -67,14 +74,22 @@ def _collect_flushed(session, _flush_context) -> None:
 
 @event.listens_for(OrmSession, "after_commit")
 def _collect_committed(session) -> None:
+    if session.in_nested_transaction():
+        return  # a savepoint released: its rows are the enclosing transaction's until it commits
     rows = session.info.pop(_FLUSHED, None)
     if rows:
-        _queue().setdefault(session.get_bind(), []).extend(rows)
+        session.info.setdefault(_COMMITTED, []).extend(rows)
 
 
 @event.listens_for(OrmSession, "after_rollback")
 def _forget_rolled_back(session) -> None:
     session.info.pop(_FLUSHED, None)
+
+
+@event.listens_for(OrmSession, "after_transaction_end")
+def _publish_committed(session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None and _COMMITTED in session.info:
+        send(session.get_bind(), session.info.pop(_COMMITTED))
 
 
 # Built once and run on the driver's cursor (server/raw_sql.py): most orders write a row.
@@ -83,58 +98,42 @@ _OUTBOX_INSERT = Raw(OutboxMessage.__table__.insert(), returning_id=True)
 
 def write(session: Session, kind: str, payload: dict) -> int:
     """Add an outbox row in the session's transaction with one INSERT (no unit of work, no
-    SQLAlchemy execution) and return its id; it is sent by ``publish_written`` once the
-    transaction commits, like a row added with ``session.add``."""
+    SQLAlchemy execution) and return its id; it is sent once the transaction commits, like a
+    row added with ``session.add``."""
     row_id = _OUTBOX_INSERT.insert_id(session.connection(), {
         "kind": kind, "payload": payload, "created_at": utcnow(), "attempts": 0})
     session.info.setdefault(_FLUSHED, []).append(Written(row_id, kind, dict(payload)))
     return row_id
 
 
-def _queue() -> "weakref.WeakKeyDictionary[Engine, list[Written]]":
-    # Weak keys: an engine that is gone (a test's, a disposed one) takes its rows with it.
-    if not hasattr(_committed, "rows"):
-        _committed.rows = weakref.WeakKeyDictionary()
-    return _committed.rows
-
-
-def take_written(engine: Engine) -> list[Written]:
-    """The rows this thread has committed to ``engine``'s database since the last call (and
-    forget them)."""
-    return _queue().pop(engine, [])
-
-
 # --- sending ---------------------------------------------------------------------------------
-def _task_for(row: Written):
-    """The task object, its arguments and its sending options for a row (registered tasks, so
-    eager mode works)."""
-    from workers import tasks
-
+# The tasks by name (workers/tasks.py): (task name, arguments, sending options) of a row.
+def _task_for(row: Written) -> tuple[str, tuple, dict]:
     if row.kind == "resolve_step":
-        return tasks.resolve_step, (row.payload["game_id"], row.payload["step"], row.id), {}
+        return "whistlestop.resolve_step", (row.payload["game_id"], row.payload["step"],
+                                            row.id), {}
     if row.kind == "reply":
-        return tasks.handle_reply, (row.payload["inbound_id"], row.id), {}
+        return "whistlestop.handle_reply", (row.payload["inbound_id"], row.id), {}
     if row.kind == "bot_move":
         p = row.payload
-        return tasks.bot_move, (p["game_id"], p["seat"], p["step"], row.id), \
+        return "whistlestop.bot_move", (p["game_id"], p["seat"], p["step"], row.id), \
             {"countdown": p.get("delay") or None}
-    return tasks.notify, (row.id,), {}
+    return "whistlestop.notify", (row.id,), {}
 
 
-def publish_written(engine: Engine) -> int:
-    """Send the rows this thread's transactions have committed since the last call; return how
-    many were sent. Call it after the commit, with no transaction open (an eager task may write).
-    """
-    return send(engine, take_written(engine))
+def publish(name: str, args: tuple, options: dict | None = None) -> None:
+    """Publish the task ``name`` with ``args`` (options set to None are left out). A signature
+    by name is sent to the broker as it is (``send_task``); in a process that has the tasks
+    registered (a worker, a test) it goes through the task, so that eager mode runs it."""
+    celery.signature(name, args=args).apply_async(**(options or {}))
 
 
 def send(engine: Engine, rows: list[Written]) -> int:
     """Send the rows; return how many were sent. When the broker refuses one, it and the rest
     keep the error in ``last_error`` (the relay sends them at its next run)."""
     for i, row in enumerate(rows):
-        task, args, options = _task_for(row)
         try:
-            task.apply_async(args=args, **options)
+            publish(*_task_for(row))
         except Exception as exc:  # the broker is down: the relay tries again later
             _failed(engine, [r.id for r in rows[i:]], f"{type(exc).__name__}: {exc}"[:2000])
             log.warning("outbox: could not send %s row(s) from #%s: %s", len(rows) - i,
@@ -251,14 +250,12 @@ def republish_unresolved(engine: Engine, older_than: float) -> int:
     broker, or by a task that gave up) is found here. A step resolved meanwhile makes the task a
     no-op. If the broker is down nothing is lost either: the next sweep finds the step again.
     """
-    from workers import tasks
-
     with Session(engine) as session:
         steps = unresolved_steps(session, older_than)
     published = 0
     for game_id, step in steps:
         try:
-            tasks.resolve_step.apply_async(args=(game_id, step))
+            publish("whistlestop.resolve_step", (game_id, step))
         except Exception as exc:  # the broker is down: the next sweep finds the step again
             log.warning("sweep: could not publish resolve_step(%s, %s): %s", game_id, step, exc)
             break

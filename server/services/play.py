@@ -2,8 +2,7 @@
 
 The API turns refusals into problem documents; signed links and replies by mail need the same
 facts as data to write a page or a mail: what was applied or sealed, or why nothing was and
-what would be legal. Publishing the outbox after the commit is
-done here too, as the API does.
+what would be legal.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from sqlmodel import Session
 
 from server import db
 from server.models import Game
-from server.services import games, outbox
+from server.services import games
 from server.services.games import GameNotFound, OrderResult, StaleStep
 
 
@@ -58,7 +57,6 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
                       else "over" if game is not None and game.status == "finished"
                       else "illegal")
             return _refused(session, game_id, seat, status, exc.reason, exc.legal)
-    outbox.publish_written(db.get_engine())
     return Outcome("sealed" if result.sealed else "applied", result.step, list(result.applied),
                    result.reason, list(result.legal))
 

@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
-from server.mail import webhooks
 from server.i18n import LOCALES
 from server.models import MailSent, User, Webhook, WebhookSent
+from server.services import webhook_urls
 
 MAIL_MODES = ("every", "digest", "none")  # from the most mail to the least
 
@@ -90,9 +90,9 @@ def add_webhook(session: Session, user: User, url: str, flavor: str | None,
                 allow_http: bool) -> Webhook:
     """Add a webhook; raise Refused (a URL or kind not taken, too many, the same URL twice)."""
     try:
-        url = webhooks.check_url(url, allow_http)
-        flavor = webhooks.check_flavor(flavor, url)
-    except webhooks.BadWebhook as exc:
+        url = webhook_urls.check_url(url, allow_http)
+        flavor = webhook_urls.check_flavor(flavor, url)
+    except webhook_urls.BadWebhook as exc:
         raise Refused(str(exc)) from None
     count = session.exec(select(func.count()).select_from(Webhook).where(
         Webhook.user_id == user.id)).one()

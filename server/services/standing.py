@@ -1,32 +1,47 @@
-"""Standing orders: policies a seat files in advance so the server need not ask it.
+"""Standing orders: answers a seat files in advance so the server need not ask it.
 
-- ``trigger``: when the opponent plays a card for campaign points and the seat could spend a
-  momentum marker to trigger its event (Triggering Events, 2nd ed. p. 7): ``never`` (pass),
-  ``always`` (trigger), ``helps_me`` (trigger only a card bearing the seat's own candidate icon
-  or both icons: the rulebook's tip, "the event on that card benefits you") or ``ask``.
-- ``second_place``: the second-place issue award of the Momentum Phase: ``momentum`` (a marker),
-  ``endorsement`` (an Endorsement Card) or ``ask``.
-- ``deadline_default``: order lines applied when the seat's deadline passes, the first of them
-  legal then (server/services/deadlines.py); used once.
+- a game's policies: the kinds and values the game declares
+  (engine.core.GameInfo.standing_policies), each answering a decision of that game; the game's
+  state says which kind answers the decision a seat has now and what a value gives
+  (``standing_policy`` / ``standing_answer``, in the game's folder under engine/games). The
+  server stores them, checks them against the declaration and applies the answer: it knows no
+  game's rules.
+- ``deadline_default``: the server's own, for every game: order lines applied when the seat's
+  deadline passes, the first of them legal then (server/services/deadlines.py); used once.
 
 The server applies a policy the moment the decision comes up, in the transaction of the order
-that led to it, and records it as an AutoOrder, which the seat's next mail reports. A policy
-whose action is not legal then (it cannot be) leaves the decision to the seat.
+that led to it, and records it as an AutoOrder (with the game's rule id, such as
+``trigger:never``), which the seat's next mail reports. A policy whose action is not legal then
+(it cannot be) leaves the decision to the seat.
 """
 
 from __future__ import annotations
 
+import engine.core as engine
 from engine.core import ActionError, MalformedAction
 from engine.core.messages import Message, plain
 from sqlmodel import Session, select
 
-from server.models import AutoOrder, StandingOrder, utcnow
+from server.models import AutoOrder, Game, StandingOrder, utcnow
 
-POLICY_GAME = "tmotp"     # the policies answer decisions of 1960 only
-POLICIES = {"trigger": ("never", "always", "helps_me", "ask"),
-            "second_place": ("momentum", "endorsement", "ask")}
-KINDS = (*POLICIES, "deadline_default")
+DEADLINE_DEFAULT = "deadline_default"
 MAX_DEFAULT_LINES = 10
+
+
+def policies(game_type: str | None = None) -> dict[str, tuple[str, ...]]:
+    """{kind: values} of the policies ``game_type`` declares; without a game, every game's."""
+    if game_type is not None:
+        return dict(engine.info(game_type).standing_policies)
+    out: dict[str, tuple[str, ...]] = {}
+    for game in engine.games():
+        for kind, values in engine.info(game).standing_policies.items():
+            out[kind] = tuple(dict.fromkeys((*out.get(kind, ()), *values)))
+    return out
+
+
+def kinds(game_type: str | None = None) -> tuple[str, ...]:
+    """The standing orders a seat of ``game_type`` (without a game: of any game) may file."""
+    return (*policies(game_type), DEADLINE_DEFAULT)
 
 
 class StandingOrderError(ValueError):
@@ -41,26 +56,6 @@ def of_game(session: Session, game_id: int) -> dict[str, dict[str, object]]:
     return out
 
 
-def answer(asks: dict | None, seat: str, policy: dict) -> tuple[str, str] | None:
-    """The (action, rule) a seat's policies give for the decision it is asked, or None (ask)."""
-    if not asks or not policy:
-        return None
-    if asks["step"] == "trigger":
-        choice = policy.get("trigger", "ask")
-        if choice == "never":
-            return "pass", "trigger:never"
-        if choice == "always":
-            return "trigger", "trigger:always"
-        if choice == "helps_me":
-            helps = asks.get("icon") in (seat, "both")
-            return ("trigger" if helps else "pass"), "trigger:helps_me"
-    if asks["step"] == "award_choice":
-        choice = policy.get("second_place", "ask")
-        if choice in ("momentum", "endorsement"):
-            return choice, f"second_place:{choice}"
-    return None
-
-
 class Standing:
     """The game's policies, read from the database only when a decision they could answer
     comes up (most orders never meet one), and the AutoOrders given by them."""
@@ -71,12 +66,14 @@ class Standing:
         self.given: list[tuple[str, str, str]] = []  # (seat, action, rule)
 
     def answer(self, state, seat: str) -> str | None:
-        asks = state.asks(seat)
-        if not asks or asks["step"] not in ("trigger", "award_choice"):
+        """The action the seat's policy gives for its decision now, or None (ask the seat)."""
+        kind = state.standing_policy(seat)
+        if kind is None:
             return None
         if self._policies is None:
             self._policies = of_game(self.session, self.game_id)
-        given = answer(asks, seat, self._policies.get(seat, {}))
+        value = self._policies.get(seat, {}).get(kind)
+        given = state.standing_answer(seat, value) if value is not None else None
         if given is None or given[0] not in state.legal_actions(seat):
             return None
         self.given.append((seat, given[0], given[1]))
@@ -90,25 +87,30 @@ class Standing:
         self.given = []
 
 
-def check(kind: str, value, state=None, seat: str | None = None) -> object:
+def check(kind: str, value, state=None, seat: str | None = None,
+          game_type: str | None = None) -> object:
     """The value to store for a standing order, or StandingOrderError saying what would do.
-    With the game's ``state`` and the ``seat``, a default order's lines must be in the game's
-    notation (whether one is legal is known only when the deadline passes)."""
-    if kind in POLICIES:
-        if state is not None and state.game_id != POLICY_GAME:
-            raise StandingOrderError(plain("The {kind} standing order answers a decision of "
-                                           "1960 that this game does not have; file a default "
-                                           "order instead.", kind=kind))
-        if value not in POLICIES[kind]:
+    A policy must be one the game (``game_type``, else the ``state``'s) declares. With the
+    game's ``state`` and the ``seat``, a default order's lines must be in the game's notation
+    (whether one is legal is known only when the deadline passes)."""
+    if game_type is None and state is not None:
+        game_type = state.game_id
+    declared = policies(game_type)
+    if kind in declared:
+        if value not in declared[kind]:
             raise StandingOrderError(plain("A {kind} standing order is one of {values}, not "
-                                           "{value}.", kind=kind, values=", ".join(POLICIES[kind]),
+                                           "{value}.", kind=kind, values=", ".join(declared[kind]),
                                            value=repr(value)))
         return value
-    if kind == "deadline_default":
+    if game_type is not None and kind in policies():
+        raise StandingOrderError(plain("The {kind} standing order answers a decision that "
+                                       "this game does not have; its standing orders are "
+                                       "{kinds}.", kind=kind, kinds=", ".join(kinds(game_type))))
+    if kind == DEADLINE_DEFAULT:
         lines = [value] if isinstance(value, str) else value
         if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
-            raise StandingOrderError(plain("A default order is a list of order lines, such as "
-                                           "[\"pass\"] or [\"play 12 campaign\"]."))
+            raise StandingOrderError(plain("A default order is a list of order lines, each in "
+                                           "the game's notation."))
         lines = [x.strip() for x in lines if x.strip()]
         if not 1 <= len(lines) <= MAX_DEFAULT_LINES:
             raise StandingOrderError(plain("A default order has 1 to {n} lines.",
@@ -123,25 +125,27 @@ def check(kind: str, value, state=None, seat: str | None = None) -> object:
                 except ActionError:
                     pass  # not legal now; it may be at the deadline
         return lines
-    raise StandingOrderError(_unknown(kind))
+    raise StandingOrderError(_unknown(kind, game_type))
 
 
-def _unknown(kind) -> Message:
-    return plain("The standing orders are {kinds}; not {kind}.", kinds=", ".join(KINDS),
-                 kind=repr(kind))
+def _unknown(kind, game_type: str | None) -> Message:
+    return plain("The standing orders are {kinds}; not {kind}.",
+                 kinds=", ".join(kinds(game_type)), kind=repr(kind))
 
 
 def file(session: Session, game_id: int, seat: str, kind: str, value, state=None) -> None:
-    """File (or replace) a standing order; ``ask`` or an empty value withdraws it. The caller
+    """File (or replace) a standing order; ``ask`` or an empty value withdraws it (any game's
+    kind may be withdrawn: none is filed where the game has no such decision). The caller
     commits."""
+    game_type = state.game_id if state is not None else session.get(Game, game_id).game_type
     row = session.exec(select(StandingOrder).where(StandingOrder.game_id == game_id,
                                                    StandingOrder.seat == seat,
                                                    StandingOrder.kind == kind)).first()
     withdrawn = value in (None, "ask", [], "")
-    value = None if withdrawn else check(kind, value, state, seat)
+    value = None if withdrawn else check(kind, value, state, seat, game_type)
     if withdrawn:
-        if kind not in KINDS:
-            raise StandingOrderError(_unknown(kind))
+        if kind not in kinds():
+            raise StandingOrderError(_unknown(kind, game_type))
         if row is not None:
             session.delete(row)
         return
@@ -155,7 +159,7 @@ def filed_lines(session: Session, game_id: int, seat: str) -> list[str]:
     """The lines of the seat's filed default order ([] if none)."""
     row = session.exec(select(StandingOrder).where(StandingOrder.game_id == game_id,
                                                    StandingOrder.seat == seat,
-                                                   StandingOrder.kind == "deadline_default")
+                                                   StandingOrder.kind == DEADLINE_DEFAULT)
                        ).first()
     return list(row.value or []) if row is not None else []
 
@@ -164,7 +168,7 @@ def use_default(session: Session, game_id: int, seat: str) -> None:
     """A filed default is used once: withdraw it (in the transaction that applied it)."""
     row = session.exec(select(StandingOrder).where(StandingOrder.game_id == game_id,
                                                    StandingOrder.seat == seat,
-                                                   StandingOrder.kind == "deadline_default")
+                                                   StandingOrder.kind == DEADLINE_DEFAULT)
                        ).first()
     if row is not None:
         session.delete(row)
@@ -172,10 +176,24 @@ def use_default(session: Session, game_id: int, seat: str) -> None:
 
 # --- standing orders written as lines of a reply ---------------------------------------------
 REPLY_WORD = "standing"
-REPLY_KINDS = {"trigger": "trigger", "second_place": "second_place",
-               "second-place": "second_place", "default": "deadline_default"}
-REPLY_EXAMPLES = ["standing trigger helps_me", "standing second_place momentum",
-                  "standing default play 12 campaign", "standing trigger ask"]
+REPLY_DEFAULT = "default"   # the word of a default order: ``standing default <order line>``
+
+
+def _reply_examples() -> list[str]:
+    """Lines of each kind any game declares, a default order and a withdrawal, to show how."""
+    return [*(f"{REPLY_WORD} {kind} {values[0]}" for kind, values in policies().items()),
+            f"{REPLY_WORD} {REPLY_DEFAULT} <order>", f"{REPLY_WORD} {REPLY_DEFAULT} ask"]
+
+
+REPLY_EXAMPLES = _reply_examples()
+
+
+def _reply_kind(word: str) -> str | None:
+    """The kind a reply's word names (``second-place`` for ``second_place`` too), or None."""
+    word = word.casefold()
+    if word == REPLY_DEFAULT:
+        return DEADLINE_DEFAULT
+    return next((kind for kind in policies() if word in (kind, kind.replace("_", "-"))), None)
 
 
 def is_reply_line(line: str) -> bool:
@@ -183,17 +201,17 @@ def is_reply_line(line: str) -> bool:
 
 
 def from_reply(lines: list[str]) -> dict[str, object]:
-    """{kind: value} of the standing-order lines of a reply (``standing trigger helps_me``;
+    """{kind: value} of the standing-order lines of a reply (``standing <kind> <value>``;
     ``standing default <order line>``, several making a list), or StandingOrderError."""
     filed: dict[str, object] = {}
     for line in lines:
         words = line.split(maxsplit=2)
-        kind = REPLY_KINDS.get(words[1].casefold()) if len(words) > 1 else None
+        kind = _reply_kind(words[1]) if len(words) > 1 else None
         if kind is None or len(words) < 3:
             raise StandingOrderError(plain("{line} is not a standing order. Write one of: "
                                            "{examples}.", line=repr(line),
                                            examples="; ".join(REPLY_EXAMPLES)))
-        if kind == "deadline_default":
+        if kind == DEADLINE_DEFAULT:
             value = words[2].strip()
             if value.casefold() != "ask":
                 filed.setdefault(kind, [])
@@ -209,7 +227,7 @@ def describe(filed: dict[str, object]) -> list[str]:
     """The standing orders filed, as lines the answer can show (in the notation)."""
     out = []
     for kind, value in filed.items():
-        word = "default" if kind == "deadline_default" else kind
+        word = REPLY_DEFAULT if kind == DEADLINE_DEFAULT else kind
         values = value if isinstance(value, list) else [value]
         out.extend(f"{REPLY_WORD} {word} {v}" for v in values)
     return out

@@ -1,8 +1,8 @@
 """Pages for people (not the API): decisions reached from mail links, the local mail catcher,
-the notation help (and Mr. President's page of house values and rulings), the mail preferences
+the help pages (every game's notation, and how this server plays a game), the mail preferences
 of a mail's signed link, the inbound mail hook; sign-in by mail, the lobby and the game page
-with its board and decision form (1960's and Mr. President's); a finished game's replay and
-printable result."""
+with its board and decision form (every game's, through its presenter: server/games); a
+finished game's replay and printable result."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from flask import Flask
 
 def init_app(app: Flask) -> None:
     from server.web import (accounts, board, decide, help, inbound, lobby, mailbox,
-                            mrpresident_help, preferences, replay, tokens)
+                            preferences, replay, tokens)
 
     accounts.init_app(app)
     app.register_blueprint(lobby.bp)
@@ -21,7 +21,6 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(decide.bp)
     app.register_blueprint(mailbox.bp)
     app.register_blueprint(help.bp)
-    app.register_blueprint(mrpresident_help.bp)
     app.register_blueprint(preferences.bp)
     app.register_blueprint(inbound.bp)
     app.register_blueprint(tokens.bp)

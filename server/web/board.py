@@ -1,7 +1,8 @@
-"""The game page: the board of 1960 (or Mr. President's table: mrpresident_board.py) as the
-reader's seat may see it (a spectator's view for a public game), built from ``view(seat)`` only,
-with a form for exactly the legal actions; and the order that form posts, through the same
-order service as the API and the mail. Both games share templates/web/_game_base.html.
+"""The game page: the game's board as the reader's seat may see it (a spectator's view for a
+public game), built from ``view(seat)`` only, with a form for exactly the legal actions; and the
+order that form posts, through the same order service as the API and the mail. Every game's
+page is templates/web/game.html with the game's own parts (its status line, board and the
+reader's hand: the game's presenter, server/games/presenter.py, gives what they show).
 
 A seat's page shows its hand, the decision and its choices; the other seat's hand is only a
 count, sealed choices are only "chosen" until revealed. An illegal or stale order shows the
@@ -14,20 +15,19 @@ from flask import Blueprint, abort, jsonify, redirect, request
 
 import engine.core as game_engine
 from engine.core.errors import OptionsError
-from engine.games.mrpresident.state import check_options
-from engine.games.tmotp.data import CARDS
 from server import db
-from server.games.mrpresident import summary as summary_mrpresident
-from server.games.tmotp import summary as summary_tmotp
-from server.i18n import game_text
 from server.games import presenter
+from server.i18n import game_text
 from server.models import Game
-from server.services import games, lobby, play
-from server.web import board_map, decision_form, mrpresident_board, seats
-from server.web.accounts import check_form
-from server.web.pages import page, reader
-from server.web.words import _, locale
 from server.parsing import whole
+from server.services import games, lobby, play
+from server.web.accounts import check_form
+from server.web.decision_form import NOTHING_ASKED, Refused, build, compose, nothing_chosen
+from server.web.help import page_url
+from server.web.pages import page, reader
+from server.web.seats import names as seat_names
+from server.web.seats import title as game_title
+from server.web.words import locale
 
 bp = Blueprint("board", __name__)
 
@@ -77,11 +77,11 @@ def order(game_id: int):
     if stale:  # a form of an earlier decision: its fields mean nothing now
         return _answer(game_id, seat, outcome=play.Outcome("stale"), status=409)
     try:  # asked nothing now: what was sent goes to the order service, which says why not
-        order = decision_form.compose(request.form, form or decision_form.NOTHING_ASKED)
-    except decision_form.Refused as plan:
+        order = compose(request.form, form or NOTHING_ASKED)
+    except Refused as plan:
         return _answer(game_id, seat, status=422, refusal=str(plan))
     if not order.lines:
-        return _answer(game_id, seat, status=422, refusal=decision_form.nothing_chosen())
+        return _answer(game_id, seat, status=422, refusal=nothing_chosen())
     outcome = play.order(game_id, seat, step, order.lines, atomic=order.atomic,
                          then=order.then)
     if outcome.accepted and outcome.reason is None:
@@ -98,7 +98,7 @@ def form_now(session, game: Game, seat: str, loc: str, state=None) -> dict | Non
     decision = games.decision_for(session, game, seat, state)
     if not decision["legal_actions"]:
         return None
-    return decision_form.build(decision, state.view(seat), loc)
+    return build(decision, state.view(seat), loc)
 
 
 def _answer(game_id: int, seat: str, **answer):
@@ -124,8 +124,10 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
     view = games.seat_view(session, game, seat, state)
     decision = games.decision_for(session, game, seat, state) if seat else None
     done = request.args.get("done") if outcome is None and refusal is None else None
-    names = seats.names(game.game_type, loc)
-    common = dict(
+    names = seat_names(game.game_type, loc)
+    shown = presenter(game.game_type)
+    return page(
+        "game.html", status, loc, part=shown.part,
         game=game, seat=seat, seat_name=names.get(seat) if seat else None,
         many=len(state.seats) > 2,
         may_follow=lobby.may_follow(game, reader(), seat, lobby.followed(session, reader())),
@@ -133,64 +135,8 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
                                           game.game_type)))[:60],
         decision=_decision(decision, view, loc, state, names, game.game_type), done=done,
         refusal=refusal,
-        outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc))
-    if game.game_type == "mrpresident":
-        return page("mrpresident_game.html", status, loc, **common,
-                    **mrpresident_board.context(view, seat, loc))
-    return page(
-        "game.html", status, loc, **common, **board_context(view, seat, loc),
-        round_name=round_name(view),
-        hand=[_card(c, loc) for c in (view.get("hands") or {}).get(seat, [])] if seat else [])
-
-
-def public_board(game_type: str, view: dict, loc: str) -> dict:
-    """The public board of any game (the replay's and the result's): its context and template."""
-    if game_type == "mrpresident":
-        return mrpresident_board.context(view, None, loc)
-    return {**board_context(view, None, loc), "board_template": "_board_public.html",
-            "hand_template": "_tmotp_hand.html"}
-
-
-def board_context(view: dict, seat: str | None, loc: str) -> dict:
-    """What templates/web/_board_public.html shows of ``view`` (the seat's; None: public)."""
-    names = presenter("tmotp").terms(loc)
-    summary = summary_tmotp.summary(view, seat, 0, loc)
-    return {"view": view, "summary": summary, "seats": names["seats"],
-            "bag": view.get("bag") or {}, "persistent": _persistent(view, loc),
-            "map": board_map.svg(summary["states"], view.get("tokens") or {},
-                                 seat_names=names["seats"], words=_map_words(),
-                                 title=_("The states: who leads where, and by how many cubes"))}
-
-
-def round_name(view: dict) -> str:
-    """The part of the turn, in the rulebook's words (the engine's ``round``, ``phase``)."""
-    rnd = view.get("round")
-    if rnd == "activity":
-        return _("Activity Phase, round %(n)s of 5", n=view.get("phase"))
-    return {"initiative": _("Initiative"), "campaign_strategy": _("Campaign Strategy"),
-            "momentum": _("Momentum Phase"), "debates": _("The Debates"),
-            "election_day": _("Election Day"), "over": _("Game over")}.get(rnd, rnd or "")
-
-
-def _map_words() -> dict[str, str]:
-    return {"ev": _("EV"), "cubes": _("support cubes"), "carried": _("carried"),
-            "no_leader": _("no support"), "token": _("{name}'s candidate token here"),
-            "unpledged": _("nobody (unpledged electors)")}
-
-
-def _card(card_id: int, loc: str) -> dict:
-    return {**decision_form.Words(loc).card(card_id), "rest": CARDS[card_id].get("rest")}
-
-
-def _persistent(view: dict, loc: str) -> list[str]:
-    """The events in force: those kept on the board (for the Debates, Election Day,
-    prevention) and those in force this turn (card ids, engine/games/tmotp/effects.py). An
-    event in force is public even when its card has come back into a hand."""
-    ids: list[int] = []
-    for kept in (view.get("persistent") or {}).values():
-        ids.extend(kept)
-    ids.extend(view.get("effects") or [])
-    return [summary_tmotp.card_name(int(c), loc) for c in dict.fromkeys(ids)]
+        outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc),
+        **shown.page(view, seat, loc))
 
 
 def _decision(decision: dict | None, view: dict, loc: str, state=None,
@@ -199,7 +145,7 @@ def _decision(decision: dict | None, view: dict, loc: str, state=None,
     its sealed choice), the form for exactly its legal actions."""
     if decision is None:
         return None
-    form = decision_form.build(decision, view, loc) if decision["legal_actions"] else None
+    form = build(decision, view, loc) if decision["legal_actions"] else None
     names = names or {}
     return {**decision, "prompt": game_text.text(decision["prompt"], loc, game_type)
             if decision["prompt"] else "", "form": form,
@@ -219,7 +165,7 @@ def _result(game: Game, view: dict, loc: str) -> dict | None:
         return None
     result = game.result or {}
     winner = result.get("winner")
-    return {"winner": seats.names(game.game_type, loc).get(winner, winner) if winner else None,
+    return {"winner": seat_names(game.game_type, loc).get(winner, winner) if winner else None,
             "reason": game_text.text(result.get("reason_message") or result.get("reason"), loc,
                                       game.game_type),
             "seed": game.seed}
@@ -228,25 +174,26 @@ def _result(game: Game, view: dict, loc: str) -> dict | None:
 def _open_context(session, game: Game, loc: str) -> dict:
     user = reader()
     rows = lobby.seat_rows(session, game.id)
-    names = seats.names(game.game_type, loc)
+    names = seat_names(game.game_type, loc)
     bots = game.bots or {}
     listed = [{"seat": r.seat, "name": names.get(r.seat, r.seat),
                "taken": r.user_id is not None or r.seat in bots, "bot": bots.get(r.seat),
               "mine": user is not None and r.user_id == user.id,
               "invited_me": user is not None and r.user_id is None
               and r.invite_email == user.email} for r in rows]
-    return {"game": game, "seats": listed, "title": seats.title(game.game_type),
-            "options_line": _options_line(game.options, loc)
-            if game.game_type == "mrpresident" else None,
+    return {"game": game, "part": presenter(game.game_type).part, "seats": listed,
+            "title": game_title(game.game_type),
+            "options_line": _options_line(game, loc),
+            "help_url": page_url(game.game_type),
             "may_start": user is not None and game.created_by == user.id
             and all(s["taken"] for s in listed),
             "signed_in": user is not None}
 
 
-def _options_line(options: dict | None, loc: str) -> str:
-    """A game of Mr. President's options (as stored: the engine fills in the standard ones) in
-    one line, as its mails name them."""
+def _options_line(game: Game, loc: str) -> str | None:
+    """The variant the open game is played in, as its mails name it (None: the game names
+    none; "" for options the engine no longer takes)."""
     try:
-        return summary_mrpresident.variant(check_options(dict(options or {})), loc)
+        return presenter(game.game_type).variant(game.options, loc)
     except OptionsError:
         return ""

@@ -20,8 +20,10 @@ from server import db
 from server.i18n import game_text
 from server.models import Game, User
 from server.services import games, links, play
-from server.web import board, decision_form, seats
+from server.web.board import form_now
+from server.web.decision_form import Order, Refused, build, compose, nothing_chosen
 from server.web.pages import page
+from server.web.seats import names as seat_names
 from server.web.words import _
 
 bp = Blueprint("decide", __name__)
@@ -57,17 +59,17 @@ def commit(game_id: int, token: str):
         game = session.get(Game, game_id)
         if game.status != "active" or game.step != link.step:
             return _decision_page(session, link, confirm=False)
-        order = decision_form.Order([link.action])
+        order = Order([link.action])
         if _answered(request.form):  # the page's decision form, not the mail's choice
-            form = board.form_now(session, game, link.seat, _locale(session, link))
+            form = form_now(session, game, link.seat, _locale(session, link))
             try:
-                order = decision_form.compose(request.form, form)
-            except decision_form.Refused as plan:
+                order = compose(request.form, form)
+            except Refused as plan:
                 return _decision_page(session, link, confirm=True, refusal=str(plan),
                                       status=422)
             if not order.lines:
                 return _decision_page(session, link, confirm=True, status=422,
-                                      refusal=decision_form.nothing_chosen())
+                                      refusal=nothing_chosen())
     try:
         outcome = play.order(game_id, link.seat, link.step, order.lines, atomic=order.atomic,
                              then=order.then,
@@ -85,10 +87,9 @@ def commit(game_id: int, token: str):
 
 
 def _answered(data) -> bool:
-    """Whether the post carries the decision form's fields (else: the mail's choice)."""
-    return any(key in ("action", "lines", "card", "stop", "travel", "second_card")
-               or key.startswith("n.")
-               for key in data.keys())
+    """Whether the post carries the decision form's fields, whatever the game's (else: the
+    mail's choice, whose button sends none): any field but the forms' token and step."""
+    return any(key not in ("csrf_token", "step") for key in data.keys())
 
 
 def _locale(session, link: links.Link) -> str:
@@ -119,11 +120,11 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
     offered = confirm and current and link.action in decision["legal_actions"]
     locale = user.locale if user else "en"
     # The link, unused and of this step, vouches for the form; else fresh links of the step now.
-    form = decision_form.build(decision, view, locale) \
+    form = build(decision, view, locale) \
         if confirm and current and decision["active"] else None
     return page(
         "decide.html", status, locale,
-        game_id=game.id, seat_name=seats.names(game.game_type, locale).get(link.seat, link.seat),
+        game_id=game.id, seat_name=seat_names(game.game_type, locale).get(link.seat, link.seat),
         many=len(state.seats) > 2,
         game_url=_game_url(game.id), outcome=outcome, refusal=refusal,
         reason=game_text.text(outcome.reason, locale, game.game_type) if outcome else "",

@@ -1,151 +1,29 @@
-"""The decision form of a game of 1960 (Mr. President's is server/web/mrpresident_form.py, built
-and composed through here): the seat's legal actions (the engine's, the only validator) laid out
-by what the rulebook asks, in words, and the order lines a submitted form stands for.
+"""The decision form of every game: the seat's legal actions (the engine's, the only validator)
+as the game's presenter lays them out (``presenter.form``), and the order a submitted form stands
+for (``presenter.compose``, then what every form shares).
 
-Kinds of form:
-- ``activity``: the hand as a table, a card a row, the ways to play it in its row (event,
-  Campaigning, Advertising, Positioning; preempt as a box), then the candidate card, VP, pass;
-- ``campaigning``: a planner, a state a row with its travel cost from the candidate's state,
-  whether its CP need support checks (B1), and a number box (the engine's asks()["plan"]); the
-  plan is played whole or not at all, in the order of least travel;
-- ``placement``: events and the debate award placing state support, a number box per state;
-- ``positioning``: a number box per issue, with the next cube's price (the engine's, B3);
-- ``cards``: boxes to tick when an action names several cards (Campaign Strategy on turns 7-8,
-  discards for new cards);
-- ``choices``: everything else, one choice in words, grouped by what it does.
-Every form keeps the notation field for anything typed by hand.
+A form is a dict with its ``kind``: ``choices`` is the shared kind (every legal action one
+choice in words, ``groups`` of them by what they do, laid out by templates/web/
+_decision_form.html); any other kind is the game's own, laid out by its part ``form.html``
+(templates/games/<game>/web/). Every form keeps the notation field for anything typed by hand,
+with a link to how orders are written (``notation_url``: the game's notation page unless its
+presenter names another).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import permutations
 
-from engine.games.tmotp.data import CARDS, STATES, travel_cost
-from server.games.tmotp import summary as summary_tmotp
 from server.games import presenter
-from server.web import mrpresident_form
 from server.web.words import _
-from server.parsing import digits, whole
-
-MODES = ("event", "campaign", "advertise", "position")
-PLACING = ("place_support", "debate_award")  # events, the Debate award: state support
-EXHAUSTIVE = 7  # states in a Campaigning plan ordered by trying every order (beyond: nearest)
 
 
 def build(decision: dict, view: dict, loc: str) -> dict:
-    """The form for ``decision`` (games.decision_for), from ``view`` (the seat's)."""
-    if view.get("game") == "mrpresident":
-        return mrpresident_form.build(decision, view, loc)
-    legal = decision["legal_actions"]
-    asks = view.get("asks") or {}
-    step = asks.get("step", "")
-    words = Words(loc)
-    form = {"kind": "choices", "step_name": step, "groups": [], "rows": [],
-            "legal": legal}
-    if step == "activity":
-        _activity(form, legal, view, words)
-    elif step == "campaigning" and asks.get("plan"):
-        _campaigning(form, legal, asks["plan"], view, words)
-    elif step in PLACING:
-        _placement(form, legal, view, words)
-    elif step == "positioning":
-        _positioning(form, legal, view, words)
-    elif any(len(_numbers(a)) > 1 for a in legal):
-        _cards(form, legal, words)
-    else:
-        form["groups"] = _groups(legal, words, asks)
-    return form
-
-
-# --- the kinds -------------------------------------------------------------------------------
-
-def _activity(form, legal, view, words) -> None:
-    form["kind"] = "activity"
-    legal_set = set(legal)
-    seat = view["seat"]
-    rows = []
-    # The hand, then any card the step offers from elsewhere (a card taken to be played).
-    played = [int(a.split()[1]) for a in legal if a.split()[0] in ("play", "vp")
-              and a.split()[1].isdigit()]
-    hand = view["hands"].get(seat, [])
-    # After the Vice President card's discard only that card is played, from outside the hand.
-    vp_frame = bool(played) and not any(c in hand for c in played) and \
-        not any(a.startswith("play candidate") for a in legal)
-    for cid in dict.fromkeys([*hand, *played]):
-        modes = [m for m in MODES if f"play {cid} {m}" in legal_set]
-        vp = f"vp {cid}" in legal_set
-        if modes or vp:
-            rows.append({**words.card(cid), "modes": [
-                {"value": f"play {cid} {m}", "label": words.mode(m)} for m in modes]
-                + ([{"value": f"vp {cid}", "label": _("Discard for your VP card")}] if vp else [])})
-        elif cid in hand and not vp_frame:
-            # A card of the hand with no way to play it now: the rules keep it for the
-            # Campaign Strategy Phase (engine/games/tmotp/RULINGS.md); it is shown, and why.
-            rows.append({**words.card(cid), "modes": [],
-                         "kept": _("Keep it: you need it as your Campaign Strategy card.")})
-    form["rows"] = rows
-    form["preempt"] = any(a.endswith(" preempt") for a in legal)
-    other = [a for a in legal if not a.endswith(" preempt")
-             and not (a.split()[0] in ("play", "vp") and a.split()[1].isdigit())]
-    form["groups"] = _groups(other, words, {})
-
-
-def _campaigning(form, legal, plan, view, words) -> None:
-    form["kind"] = "campaigning"
-    most = _most(legal, "campaign")
-    token = plan["token"]
-    rows = []
-    for st, n in most.items():
-        info = STATES[st]
-        rows.append({**words.state(st, view), "max": n,
-                     "travel": 0 if plan["free_travel"] else travel_cost(token, st),
-                     "checks": st in plan["support_checks"],
-                     "region": words.region(info["region"])})
-    rows.sort(key=lambda r: (r["travel"], r["region"], r["name"]))
-    form.update(rows=rows, token=words.state(token, view), free_travel=plan["free_travel"],
-                travel=[{"value": a, **words.state(a.split()[1], view)}
-                        for a in legal if a.startswith("travel ")],
-                stop="done" in legal)
-
-
-def _placement(form, legal, view, words) -> None:
-    form["kind"] = "placement"
-    most = _most(legal, "support")
-    form["rows"] = sorted(({**words.state(st, view), "max": n,
-                            "region": words.region(STATES[st]["region"])}
-                           for st, n in most.items()), key=lambda r: (r["region"], r["name"]))
-    form["stop"] = "done" in legal
-    form["groups"] = _groups([a for a in legal if a.split()[0] not in ("support", "done")],
-                             words, {})
-
-
-def _positioning(form, legal, view, words) -> None:
-    form["kind"] = "positioning"
-    prices = (view.get("asks") or {}).get("prices") or {}
-    names = presenter("tmotp").terms(words.loc)["issues"]
-    form["rows"] = [{"code": issue, "name": names.get(issue, issue), "price": prices.get(issue)}
-                    for issue in (a.split()[1] for a in legal if a.startswith("position "))]
-    form["stop"] = "done" in legal
-
-
-def _cards(form, legal, words) -> None:
-    form["kind"] = "cards"
-    form["verb"] = legal[0].split()[0] if legal[0] != "done" else legal[-1].split()[0]
-    ids = sorted({n for a in legal for n in _numbers(a)})
-    form["cards"] = [words.card(cid) for cid in ids]
-    form["sizes"] = sorted({len(_numbers(a)) for a in legal if _numbers(a)})
-    form["groups"] = _groups([a for a in legal if not _numbers(a)], words, {})
-
-
-def _groups(actions, words, asks) -> list[dict]:
-    """The actions as radio choices in words, a group per verb, in the engine's order."""
-    groups: dict[str, dict] = {}
-    for a in actions:
-        verb = a.split()[0]
-        group = groups.setdefault(verb, {"legend": words.verb(verb), "options": []})
-        group["options"].append({"value": a, "label": words.action(a, asks)})
-    return list(groups.values())
+    """The form for ``decision`` (games.decision_for), from ``view`` (the seat's), with its
+    game's part and notation link."""
+    shown = presenter(view["game"])
+    return {"notation_url": f"/help/notation/{shown.game}", "part": shown.part("form.html"),
+            **shown.form(decision, view, loc), "game": shown.game}
 
 
 # --- turning a submitted form into an order ---------------------------------------------------
@@ -182,174 +60,13 @@ class Order:
 
 
 def compose(data, form: dict) -> Order:
-    """The order the posted ``data`` (a MultiDict) stands for on ``form``. Raises Refused.
-    The engine judges the lines; a plan's CP, costs and cubes are the engine's to count."""
-    kind, order = form["kind"], Order([])
-    if kind in ("campaigning", "placement", "positioning"):
-        chosen = _chosen(data, {r["code"]: r.get("max") for r in form["rows"]})
-        if kind == "campaigning":
-            chosen = _least_travel(form["token"]["code"], chosen, form["free_travel"])
-            order.lines = [f"campaign {st} {n}" for st, n in chosen]
-        elif kind == "placement":
-            order.lines = [f"support {st} {n}" for st, n in chosen]
-        else:
-            order.lines = [f"position {issue}" for issue, n in chosen for _i in range(n)]
-        order.atomic = bool(chosen)
-        if kind == "campaigning" and not chosen and data.get("travel"):
-            order.lines = [data["travel"]]
-        if form.get("stop") and data.get("stop"):
-            if order.lines:
-                order.stop = form["step_name"]
-            else:
-                order.lines = ["done"]
-    elif kind == mrpresident_form.KIND:
-        try:
-            order.lines = mrpresident_form.lines(data, form)
-        except ValueError as problem:
-            raise Refused(str(problem)) from None
-    elif kind == "cards" and data.getlist("card"):
-        cards = sorted(int(c) for c in data.getlist("card") if whole(c) is not None)
-        order.lines = [" ".join([form["verb"], *map(str, cards)])]
+    """The order the posted ``data`` (a MultiDict) stands for on ``form``: what the game's
+    presenter reads of its own fields, else the chosen action (radio ``action``); then the
+    lines written in the notation. Raises Refused."""
+    order = presenter(form["game"]).compose(data, form) if "game" in form else Order([])
     action = (data.get("action") or "").strip()
     if action and not order.lines:
-        if data.get("preempt") and action.startswith("play "):
-            action += " preempt"
         order.lines = [action]
     order.lines += [line.strip() for line in (data.get("lines") or "").splitlines()
                     if line.strip()]
     return order
-
-
-def _chosen(data, most: dict) -> list[tuple[str, int]]:
-    """The boxes filled in: (state or issue, number), each within what the step allows."""
-    out = []
-    for code, top in most.items():
-        raw = (data.get("n." + code) or "").strip()
-        if not raw or raw == "0":
-            continue
-        if whole(raw) is None or (top is not None and int(raw) > top):
-            raise Refused(_("%(place)s: write a whole number from 0 to %(n)s.",
-                            place=code, n=top))
-        out.append((code, int(raw)))
-    return out
-
-
-def _least_travel(start: str, chosen, free: bool):
-    """The plan's states in the order that costs least travel from ``start`` (the engine's
-    travel_cost; every order for a few states, nearest first beyond)."""
-    if free or len(chosen) < 2:
-        return list(chosen)
-    if len(chosen) <= EXHAUSTIVE:
-        return list(min(permutations(chosen), key=lambda p: _path(start, p)))
-    left, out = list(chosen), []
-    while left:
-        nxt = min(left, key=lambda c: travel_cost(start, c[0]))
-        left.remove(nxt)
-        out.append(nxt)
-        start = nxt[0]
-    return out
-
-
-def _path(start: str, plan) -> int:
-    cost = 0
-    for st, _n in plan:
-        cost, start = cost + travel_cost(start, st), st
-    return cost
-
-
-def _most(legal, verb: str) -> dict[str, int]:
-    """The most CP or cubes each state may take: ``{state: n}`` from ``verb ST n`` actions."""
-    most: dict[str, int] = {}
-    for a in legal:
-        w = a.split()
-        if w[0] == verb and len(w) == 3:
-            most[w[1]] = max(most.get(w[1], 0), int(w[2]))
-    return most
-
-
-def _numbers(action: str) -> list[int]:
-    return [int(w) for w in action.split()[1:] if digits(w)]
-
-
-class Words:
-    """Actions and their objects in the reader's words."""
-
-    def __init__(self, loc: str):
-        self.loc = loc
-        self.t = presenter("tmotp").terms(loc)
-
-    def card(self, cid: int) -> dict:
-        card = CARDS[cid]
-        return {"id": cid, "name": summary_tmotp.card_name(cid, self.loc), "cp": card["cp"],
-                "icon": self.icon(card["icon"]),
-                "issue": self.t["issues"].get(card.get("issue") or "", ""),
-                "state": card.get("state") or "", "effect": card.get("effect") or ""}
-
-    def icon(self, icon: str | None) -> str:
-        if icon == "both":
-            return _("both candidates")
-        return self.t["seats"].get(icon or "", "")
-
-    def state(self, st: str, view: dict) -> dict:
-        now = (view.get("states") or {}).get(st) or {}
-        leader = self.t["seats"].get(now.get("leader") or "", "")
-        return {"code": st, "name": STATES[st]["name"], "ev": STATES[st]["ev"],
-                "support": f"{leader} {now.get('support')}" if leader else "–"}
-
-    def region(self, region: str) -> str:
-        return self.t["regions"].get(region, region)
-
-    def mode(self, mode: str) -> str:
-        return {"event": _("Event"), "campaign": _("Campaigning"),
-                "advertise": _("Advertising"), "position": _("Positioning")}[mode]
-
-    def verb(self, verb: str) -> str:
-        return {"play": _("Your candidate card"), "pass": _("Pass"), "done": _("Stop"),
-                "trigger": _("Trigger"), "travel": _("Travel"), "media": _("Media support"),
-                "choose": _("Choose"), "swap": _("Issue shift"), "momentum": _("Award"),
-                "endorsement": _("Award"), "endorse": _("Major Endorsement"),
-                "strategy": _("Campaign Strategy"), "debate": _("Debate card"),
-                "side": _("Side"), "first": _("Who places first"),
-                "resolve": _("Election Day event"), "recount": _("Recount"),
-                "remove": _("Remove"), "take": _("Take a card"), "position": _("Issue support"),
-                "order": _("Issues Track"), "start": _("Who plays first"),
-                "discard": _("Discard")}.get(verb, verb)
-
-    def thing(self, word: str) -> str:
-        """A word of an action: a state, region, issue, candidate, card, or a plain word."""
-        if word in STATES:
-            return f"{STATES[word]['name']} ({word})"
-        for kind in ("regions", "issues", "seats"):
-            if word in self.t[kind]:
-                return self.t[kind][word]
-        if digits(word) and int(word) in CARDS:
-            return summary_tmotp.card_name(int(word), self.loc)
-        return {"yes": _("Yes"), "no": _("No"), "none": _("None"), "accept": _("Keep the draw"),
-                "redraw": _("Draw again"), "campaign": _("Campaigning"),
-                "advertise": _("Advertising"), "position": _("Positioning"),
-                "candidate": _("your candidate card")}.get(word, word)
-
-    def action(self, action: str, asks: dict) -> str:
-        w = action.split()
-        verb, rest = w[0], w[1:]
-        if verb == "play" and rest[:1] == ["candidate"]:
-            return _("Your candidate card for %(mode)s", mode=self.mode(rest[1]))
-        if verb == "pass":
-            return _("Pass")
-        if verb == "done":
-            return _("Stop here")
-        if verb == "trigger":
-            return _("Trigger the event: spend 1 momentum marker to resolve %(card)s as yours",
-                     card=summary_tmotp.card_name(asks["card"], self.loc)) \
-                if asks.get("card") else _("Trigger the event")
-        if verb == "swap":
-            return _("Swap %(a)s and %(b)s", a=self.thing(rest[0]), b=self.thing(rest[1]))
-        if verb == "momentum":
-            return _("Take a momentum marker")
-        if verb == "endorsement":
-            return _("Take an endorsement")
-        if verb == "order":
-            return " › ".join(self.thing(x) for x in rest)
-        if verb == "travel":
-            return _("Travel to %(state)s", state=self.thing(rest[0]))
-        return " ".join(self.thing(x) for x in rest) or action

@@ -1,5 +1,9 @@
-"""The notation help the mails link to: GET /help/notation/<game_type> shows the game's
-NOTATION.md (engine/games/<game_type>/) as HTML; GET /help/notation lists the games.
+"""The help pages: the notation help the mails link to, GET /help/notation/<game_type>, shows the
+game's NOTATION.md (engine/games/<game_type>/) as HTML; GET /help/notation lists the games; GET
+/help/<game_type> is how this server plays a game, for a game whose presenter has such a page
+(its part ``help.html``, server/games/presenter.py): the notation and the rulings (the engine's
+RULINGS.md) with what the presenter adds (house values, ...). It is reached from the game's
+pages, its notation page and the lobby.
 
 The Markdown is the engine's own file, rendered by markdown-it-py (CommonMark with tables) with
 raw HTML turned off, so the page cannot carry markup the file's author did not mean.
@@ -11,11 +15,13 @@ from functools import lru_cache
 from pathlib import Path
 
 import engine.core as game_engine
-from flask import Blueprint
+from flask import Blueprint, abort
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from server.games import UnknownGame, presenter
 from server.web.pages import page
+from server.web.words import locale
 
 bp = Blueprint("help", __name__)
 
@@ -64,8 +70,14 @@ def _shifted(path: str, mtime_ns: int, shift: int) -> str:
     return md.renderer.render(tokens, md.options, {})
 
 
-# Games with a page of their own beyond the notation (house values, rulings).
-MORE = {"mrpresident": "/help/mrpresident"}
+def page_url(game_type: str) -> str | None:
+    """The address of the game's page of how this server plays it; None: it has none (a game
+    has one when its presenter has the part ``help.html``)."""
+    try:
+        shown = presenter(game_type)
+    except UnknownGame:
+        return None
+    return f"/help/{game_type}" if (shown.templates / "web" / "help.html").is_file() else None
 
 
 def rendered(game_type: str) -> tuple[str, str] | None:
@@ -94,4 +106,17 @@ def show(game_type: str):
                     unknown=game_type, more=None)
     title, html = found
     return page("notation.html", games=_listed(), title=title, body=Markup(html),
-                unknown=None, more=MORE.get(game_type))
+                unknown=None, more=page_url(game_type))
+
+
+@bp.get("/help/<game_type>")
+def game(game_type: str):
+    """How this server plays the game: its notation, rulings and what its presenter adds."""
+    if page_url(game_type) is None:
+        abort(404)
+    loc = locale()
+    shown = presenter(game_type)
+    return page(shown.part("help.html"), 200, loc,
+                notation=Markup(markdown_html(game_type, "NOTATION.md", shift=1)),
+                rulings=Markup(markdown_html(game_type, "RULINGS.md", shift=1)),
+                **shown.help(loc))

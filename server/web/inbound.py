@@ -37,9 +37,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from server import db
-from server.api.problems import problem_response
 from server.mail import replies
-from server.services import outbox
+from server.problem_json import problem_response
 from server import request_limits
 
 log = logging.getLogger("whistlestop.mail")
@@ -84,7 +83,6 @@ def receive():
         _check_mail(raw)
     except Refused as refused:
         return _problem(refused.status, refused.detail, refused.headers)
-    engine = db.get_engine()
     try:
         with db.session() as session:
             inbound_id = replies.receive(session, raw, "http")
@@ -92,7 +90,6 @@ def receive():
         log.exception("could not keep a mail from the HTTP hook")
         return _problem(503, "The mail could not be stored; try again later.",
                         {"Retry-After": "60"})
-    outbox.publish_written(engine)
     log.info("kept mail #%s from the HTTP hook (%s bytes)", inbound_id, len(raw))
     response = jsonify(id=inbound_id)
     response.status_code = 202

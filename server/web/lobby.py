@@ -1,9 +1,8 @@
 """The lobby: the reader's games (those waiting for their move first, then those they follow),
-the public games (to watch, follow, or replay once over), and the forms that create a game of
-1960 (edition, options, deadlines, opponent by email) or of Mr. President (players, edition,
-version, count, Nominee version, plurality, the seats' addresses: mrpresident_lobby.py);
-joining by invitation, starting a game whose seats are all taken, and following a game as a
-spectator."""
+the public games (to watch, follow, or replay once over), and a form per game to create one
+(the game's part new_game.html: its options and seats, which its presenter reads; the deadlines
+and bots every form shares, templates/web/_new_game.html); joining by invitation, starting a
+game whose seats are all taken, and following a game as a spectator."""
 
 from __future__ import annotations
 
@@ -13,15 +12,16 @@ from engine.core import OptionsError
 from flask import Blueprint, redirect, request
 
 from server import db
+from server.games import UnknownGame, presenter, presenters
 from server.i18n import game_text
-from server.games import presenter
 from server.models import Game, User
-from server.services import games, lobby, outbox
+from server.services import games, lobby
 from server.services.lobby import LobbyError
-from server.web import mrpresident_lobby, seats
-from server.web.accounts import check_form, is_email, sign_in_page
+from server.web.accounts import check_form, sign_in_page
 from server.web.board import show_with_refusal
 from server.web.pages import page, reader
+from server.web.seats import names as seat_names
+from server.web.seats import title as game_title
 from server.web.words import _, locale, refusal
 from server.parsing import whole
 
@@ -35,8 +35,8 @@ PUBLIC, FINISHED = 50, 10  # public games listed: in play or open, and over
 
 def _row(session, game: Game, user, followed: set[int]) -> dict:
     seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
-    names = seats.names(game.game_type, locale())
-    return {"id": game.id, "status": game.status, "title": seats.title(game.game_type),
+    names = seat_names(game.game_type, locale())
+    return {"id": game.id, "status": game.status, "title": game_title(game.game_type),
             "seat": names.get(seat, seat) if seat else None,
             "your_move": bool(seat) and games.your_move(session, game, seat),
             "following": game.id in followed,
@@ -66,7 +66,8 @@ def home():
 
 @bp.post("/games/new")
 def create():
-    """A new game from the lobby's form of its game (``game_type``: 1960 unless said)."""
+    """A new game from the lobby's form of its game (``game_type``; none: the lobby's first
+    game's); a game this server does not have is refused."""
     user = reader()
     if user is None:
         return sign_in_page("/", 401, _("Sign in to create a game."))
@@ -74,7 +75,15 @@ def create():
     form = request.form
     if refused:
         return _lobby_error(refused, 400, form)
-    game_type = form.get("game_type") or "tmotp"
+    game_type = _game_type(form)
+    if not game_type:
+        return _lobby_error(_("Choose the game to create: each game has its own form below."),
+                            422, form)
+    try:
+        shown = presenter(game_type)
+    except UnknownGame:
+        return _lobby_error(_("There is no game called “%(name)s” on this server.",
+                              name=game_type), 422, form)
     try:
         timing = {"decision_hours": _hours((form.get("decision_hours") or "72").strip()),
                   "reminder_hours": [_hours(h) for h in (form.get("reminder_hours") or "24")
@@ -83,17 +92,10 @@ def create():
     except ValueError:
         return _lobby_error(_("Hours are whole numbers, like 72, and reminders a list like "
                               "24 6."), 422, form)
-    if game_type == "mrpresident":
-        try:
-            options, emails, bots = mrpresident_lobby.read(form)
-        except ValueError as problem:
-            return _lobby_error(str(problem), 422, form)
-    else:
-        game_type, options = "tmotp", _tmotp_options(form)
-        emails, bots = _tmotp_seats(form, user)
-        if emails is None:
-            return _lobby_error(_("Give the opponent's email address, like name@example.org, "
-                                  "or leave it empty to invite with a code."), 422, form)
+    try:
+        options, emails, bots = shown.read_new_game(form, user)
+    except ValueError as problem:
+        return _lobby_error(str(problem), 422, form)
     delay = whole((form.get("bot_delay_seconds") or "0").strip())
     if delay is None:
         return _lobby_error(_("A bot's pause is a whole number of seconds, like 5."), 422, form)
@@ -107,7 +109,6 @@ def create():
             return _lobby_error(refusal(exc), STATUS[exc.kind], form)
         except OptionsError as exc:  # the engine's reason, in the reader's words
             return _lobby_error(game_text.text(exc.args[0], locale(), game_type), 422, form)
-    outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game.id}", 303)
 
 
@@ -119,25 +120,10 @@ def _hours(text: str) -> int:
     return hours
 
 
-def _tmotp_options(form) -> dict:
-    return {"edition": form.get("edition", "gmt"),
-            "vp_cards": form.get("vp_cards") == "on",
-            "restricted_positioning": form.get("restricted_positioning") == "on"}
-
-
-def _tmotp_seats(form, user) -> tuple[dict | None, dict]:
-    """1960's seats: the reader's and the opponent's (None: not an email address), and the
-    opponent's bot if one was chosen (``opponent_bot``: its level)."""
-    my_seat = form.get("seat", "kennedy")
-    other = "nixon" if my_seat == "kennedy" else "kennedy"
-    bot = form.get("opponent_bot") or ""
-    opponent = (form.get("opponent") or "").strip() or None
-    if opponent is not None and not is_email(opponent):
-        return None, {}
-    if bot:
-        return ({my_seat: user.email, other: opponent} if opponent else {my_seat: user.email},
-                {other: bot})
-    return {my_seat: user.email, other: opponent}, {}
+def _game_type(form) -> str:
+    """The game a new-game form names (``game_type``; every game's form says which): a form
+    naming none names no game, and is refused as such."""
+    return (form.get("game_type") or "").strip()
 
 
 def _lobby_error(message: str, status: int, form):
@@ -146,13 +132,13 @@ def _lobby_error(message: str, status: int, form):
 
 
 def _lobby_page(status: int, **context):
-    """The lobby with both games' new-game forms (the posted ``form`` refilled in its own)."""
-    form = context["form"]
-    mine = form.get("game_type") == "mrpresident"
-    return page("lobby.html", status, locale(), seat_names=presenter("tmotp").seat_names(locale()),
-                mp_names=seats.names("mrpresident", locale()),
-                bot_levels={g: engine_bots.levels(g) for g in ("tmotp", "mrpresident")},
-                tmotp_form=form if not mine else {}, mp_form=form if mine else {}, **context)
+    """The lobby with every game's new-game form (the posted ``form`` refilled in its own)."""
+    form, loc = context["form"], locale()
+    posted = _game_type(form)
+    new_games = [{**shown.new_game(loc), "part": shown.part("new_game.html"),
+                  "form": form if shown.game == posted else {},
+                  "levels": engine_bots.levels(shown.game)} for shown in presenters()]
+    return page("lobby.html", status, loc, new_games=new_games, **context)
 
 
 @bp.get("/games/<int:game_id>/join")
@@ -195,5 +181,4 @@ def _lobby_action(game_id: int, act):
             act(session, session.get(User, user.id))
         except LobbyError as exc:
             return show_with_refusal(game_id, refusal(exc), STATUS[exc.kind])
-    outbox.publish_written(db.get_engine())
     return redirect(f"/games/{game_id}", 303)

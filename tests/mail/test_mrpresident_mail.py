@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from server.i18n import game_text
-from server.mail import choices
+from server.games import presenter
 from server.games.mrpresident.summary import variant
 from server.models import Game, MailSent
 from server.services import games as svc
@@ -139,12 +139,13 @@ def test_mr_presidents_texts_name_its_parties_candidates_and_cards():
 def test_a_decision_lists_one_card_plays_and_explains_two():
     legal = ["play 1", "play 1 2", "play 10", "play 10 1", "play 2", "play 2 1", "play 1 10",
              "play 2 10", "play 10 2"]
-    found = choices.listed(legal, "mrpresident")
+    mr_president = presenter("mrpresident")
+    found = mr_president.choices(legal)
     assert found["listed"] == ["play 1", "play 2", "play 10"] and found["more"] == 0
     assert found["pairs"] == {"example": "play 1 10", "ordered": True}
-    chalkboard = choices.listed(["play 3", "play 3 9", "play 9"], "mrpresident")
+    chalkboard = mr_president.choices(["play 3", "play 3 9", "play 9"])
     assert chalkboard["pairs"] == {"example": "play 3 9", "ordered": False}
-    assert choices.listed(["second none", "second 12", "second 3"], "mrpresident")["listed"] \
+    assert mr_president.choices(["second none", "second 12", "second 3"])["listed"] \
         == ["second none", "second 3", "second 12"]
     many = [f"campaign X {n}" for n in range(30)]
-    assert choices.listed(many, "tmotp") == {"listed": many[:20], "more": 10, "pairs": None}
+    assert presenter("tmotp").choices(many) == {"listed": many[:20], "more": 10, "pairs": None}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 from sqlmodel import Session, func, select
@@ -15,12 +16,14 @@ from server.mail import reply_address, replies
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, LogEntry, Order
 from server.services import games as svc
-from server.services import outbox, users
+from server.services import users
 from tests.players import proven_user
+from tests.task_queue import queued
 
 
 @pytest.fixture
 def app(tmp_path, smtp_catcher):
+    from workers import tasks  # noqa: F401  (the tasks the outbox names, run inline)
     from workers.celery_app import celery
 
     url = f"sqlite:///{tmp_path / 'replies.db'}"
@@ -50,7 +53,6 @@ def game(app, smtp_catcher):
         info = {"id": g.id, "step": g.step, "seat": seat, "legal": state.legal_actions(seat),
                 "email": {"kennedy": jack.email, "nixon": dick.email},
                 "user": {"kennedy": jack.id, "nixon": dick.id}}
-    outbox.publish_written(engine)
     info["mail"] = [m for m in smtp_catcher.to(info["email"][seat])
                     if "Reply to this mail with your order"
                     in m.get_body(("plain",)).get_content()][-1]
@@ -82,11 +84,15 @@ def reply(game, body: str, *, to=None, sender=None, html_only=False, headers=Non
 
 
 def handle(app, raw: bytes) -> str | None:
-    engine = db.get_engine()
-    with Session(engine) as s:
-        inbound_id = replies.receive(s, raw, "smtp")
-    outbox.take_written(engine)  # handled here, not by the eager task
-    return replies.handle(engine, inbound_id, None, MailSettings.from_config(app.config))
+    return replies.handle(db.get_engine(), receive(app, raw, "smtp"), None,
+                          MailSettings.from_config(app.config))
+
+
+def receive(app, raw: bytes, source: str) -> int:
+    """Keep the mail, its reply task left waiting (handled here, not by the eager task)."""
+    with queued(Path(app.config["VAR_DIR"]) / "replies-queue"), \
+            Session(db.get_engine()) as s:
+        return replies.receive(s, raw, source)
 
 
 def state_of(game) -> tuple:
@@ -188,9 +194,7 @@ def test_an_empty_reply_is_answered(app, game, smtp_catcher):
 
 def test_a_mail_is_handled_once(app, game, smtp_catcher):
     engine = db.get_engine()
-    with Session(engine) as s:
-        inbound_id = replies.receive(s, reply(game, game["legal"][0]), "http")
-    outbox.take_written(engine)
+    inbound_id = receive(app, reply(game, game["legal"][0]), "http")
     settings = MailSettings.from_config(app.config)
     assert replies.handle(engine, inbound_id, None, settings) == "order"
     assert replies.handle(engine, inbound_id, None, settings) == "duplicate"

@@ -49,7 +49,7 @@ def smtp_server(free_port):
 
 def _message(to: str = "jack@example.org"):
     rendered = render.render("seat_joined", contexts.seat_joined(
-        7, "kennedy", "Jack", "Dick", "nixon", True, "en", LINKS))
+        7, "kennedy", "Jack", "Dick", "nixon", True, "en", LINKS, game_type="tmotp"))
     tag = compose.install_tag("test-secret")
     return compose.build(
         rendered, to=to, sender="game@whistlestop.example", sender_name="Whistlestop",

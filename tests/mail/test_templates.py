@@ -14,6 +14,7 @@ import pytest
 from engine.core.messages import data
 
 from server import i18n
+from server.games import presenter
 from server.mail import contexts, render
 from tests.mail import golden_mrpresident
 from server.games.tmotp.summary import card_name
@@ -70,7 +71,8 @@ def _many_choices():
     rng = random.Random(5)
     while True:
         active = state.active()
-        if len(active) == 1 and len(state.legal_actions(active[0])) > contexts.MAX_LISTED:
+        if (len(active) == 1
+                and len(state.legal_actions(active[0])) > presenter("tmotp").max_listed):
             return state
         for seat in active:
             state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -159,23 +161,27 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
             notes_seen=seen, auto_orders=AUTO[:1], preferences_url=jack),
         "digest": contexts.digest(
             "Dick", "2026-11-22",
-            [{"game_id": 12, "seat": seat, "step": 25, "prompt": sequential.view(seat)["prompt"],
+            [{"game_id": 12, "game": "tmotp", "seat": seat, "step": 25,
+              "prompt": sequential.view(seat)["prompt"],
               "legal_actions": sequential.view(seat)["legal_actions"], "deadline_at": DEADLINE,
               "choice_url": _signed},
-             {"game_id": 15, "seat": many_seat, "step": 3,
+             {"game_id": 15, "game": "tmotp", "seat": many_seat, "step": 3,
               "prompt": many.view(many_seat)["prompt"],
               "legal_actions": many.view(many_seat)["legal_actions"], "deadline_at": None,
               "choice_url": lambda action: f"{LINKS.base_url}/games/15/decide/signed-"
                                            + action.replace(" ", "-")}],
             locale, LINKS, NOW, preferences_url=dick),
         "game_started": contexts.game_started(12, "kennedy", "Jack", "ab12" * 16, locale,
-                                              LINKS, preferences_url=jack),
+                                              LINKS, preferences_url=jack, game_type="tmotp",
+                                              seats=["kennedy", "nixon"]),
         "game_over": contexts.game_over(12, "nixon", over.view("nixon"),
                                         over.outcome().to_dict(), "golden-end", "cd34" * 16,
                                         "Dick", locale, LINKS, preferences_url=dick),
         "seat_joined": contexts.seat_joined(12, "kennedy", "Jack", "Dick", "nixon", True,
-                                            locale, LINKS, preferences_url=jack),
-        "invitation": contexts.invitation(12, "nixon", "Jack", locale, LINKS),
+                                            locale, LINKS, preferences_url=jack,
+                                            game_type="tmotp"),
+        "invitation": contexts.invitation(12, "nixon", "Jack", locale, LINKS,
+                                          game_type="tmotp"),
         "order_received-applied": contexts.order_received(
             12, seat, sequential.view(seat), "Jack", locale, LINKS,
             {"lines": ["campaign NY 2"], "status": "applied", "applied": ["campaign NY 2"],
@@ -208,7 +214,7 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
         "reply_unknown": contexts.reply_unknown("Jack", "r+7-nixon-00@whistlestop.example",
                                                 locale, LINKS, preferences_url=jack),
         "reply_foreign": contexts.reply_foreign("Jack", 12, "nixon", locale, LINKS,
-                                                preferences_url=jack),
+                                                preferences_url=jack, game_type="tmotp"),
         "webhook_disabled": contexts.webhook_disabled(
             "Jack", "https://discord.com/…abcd", 5, "HTTP 404", locale, LINKS,
             preferences_url=jack),
@@ -218,7 +224,8 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
         # Mr. President: every kind about a game, in the same templates
         **golden_mrpresident.contexts_by_kind(
             locale, LINKS, _signed, PREFS, NOW, DEADLINE,
-            {"game_id": 12, "seat": seat, "step": 25, "prompt": sequential.view(seat)["prompt"],
+            {"game_id": 12, "game": "tmotp", "seat": seat, "step": 25,
+             "prompt": sequential.view(seat)["prompt"],
              "legal_actions": sequential.view(seat)["legal_actions"], "deadline_at": None,
              "choice_url": _signed}),
     }
@@ -256,7 +263,7 @@ def test_html_has_no_style_block_left_and_text_no_markup():
 
 def test_html_escapes_what_players_write():
     context = contexts.seat_joined(3, "kennedy", "Jack", "<script>x</script>", "nixon", False,
-                                   "en", LINKS)
+                                   "en", LINKS, game_type="tmotp")
     rendered = render.render("seat_joined", context)
     assert "<script>" not in rendered.html and "&lt;script&gt;" in rendered.html
     assert "<script>x</script>" in rendered.text  # plain text is not HTML
@@ -300,7 +307,7 @@ def test_the_new_kinds_never_leak_the_other_hand_either():
             "step_resolved": contexts.step_resolved(1, seat, 1, view, "P", "en", LINKS,
                                                     auto_orders=AUTO),
             "digest": contexts.digest("P", "2026-11-22", [
-                {"game_id": 1, "seat": seat, "step": 1, "prompt": view["prompt"],
+                {"game_id": 1, "game": "tmotp", "seat": seat, "step": 1, "prompt": view["prompt"],
                  "legal_actions": view["legal_actions"], "deadline_at": DEADLINE}],
                 "en", LINKS, NOW),
         }

@@ -21,6 +21,7 @@ from server import db
 from server.app import create_app
 from server.mail import delivery, public_http, recipients, render, webhook_queue, webhooks
 from server.models import OutboxMessage, Webhook, WebhookSent, utcnow
+from server.services import webhook_urls
 from tests.mail.test_delivery import SETTINGS, new_game, play_random_step, transport
 
 
@@ -262,18 +263,18 @@ def test_a_users_webhook_gets_only_that_users_notifications(db_engine, session, 
 ])
 def test_only_https_webhooks_are_taken(url, allow_http, ok):
     if ok:
-        assert webhooks.check_url(url, allow_http) == url.strip()
+        assert webhook_urls.check_url(url, allow_http) == url.strip()
     else:
-        with pytest.raises(webhooks.BadWebhook):
-            webhooks.check_url(url, allow_http)
+        with pytest.raises(webhook_urls.BadWebhook):
+            webhook_urls.check_url(url, allow_http)
 
 
 def test_the_kind_is_guessed_from_the_url_or_checked():
-    assert webhooks.check_flavor("", "https://hooks.slack.com/services/x") == "slack"
-    assert webhooks.check_flavor(None, "https://discord.com/api/webhooks/x") == "discord"
-    assert webhooks.check_flavor("Slack", "https://example.org/x") == "slack"
-    with pytest.raises(webhooks.BadWebhook, match="discord and slack"):
-        webhooks.check_flavor("teams", "https://example.org/x")
+    assert webhook_urls.check_flavor("", "https://hooks.slack.com/services/x") == "slack"
+    assert webhook_urls.check_flavor(None, "https://discord.com/api/webhooks/x") == "discord"
+    assert webhook_urls.check_flavor("Slack", "https://example.org/x") == "slack"
+    with pytest.raises(webhook_urls.BadWebhook, match="discord and slack"):
+        webhook_urls.check_flavor("teams", "https://example.org/x")
 
 
 # --- through the notify task ----------------------------------------------------------------

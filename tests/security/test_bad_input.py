@@ -96,7 +96,8 @@ def jack(app, smtp_catcher):
     ("decision_hours", str(2 ** 64)),
 ])
 def test_numbers_in_the_lobby_form_are_read_strictly(app, jack, field, value):
-    r = jack.post_form("/", "/games/new", {"opponent": "dick@example.org", "seat": "kennedy",
+    r = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                           "opponent": "dick@example.org", "seat": "kennedy",
                                            "edition": "gmt", field: value})
     assert r.status_code == 422, (field, value, r.status_code)
 

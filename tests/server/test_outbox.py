@@ -3,42 +3,18 @@ commit, what the relay sends again, and how a consumed row is left alone."""
 
 from __future__ import annotations
 
-import base64
-import json
 import random
 from datetime import timedelta
 
-import pytest
 from sqlmodel import Session, select
 
-from server import config, db
+from server import config
 from server.models import OutboxMessage, utcnow
 from server.services import games as svc
 from server.services import outbox
 from tests.server.test_fairness import both_choose, new_game, play
+from tests.task_queue import queued, task_queue  # noqa: F401  (a fixture)
 from workers.celery_app import reconfigure
-
-
-@pytest.fixture
-def queue(tmp_path):
-    """This process's Celery app on a filesystem broker in tmp_path; yields a function that
-    returns (task, args) of every message waiting in it, oldest first."""
-    folder = tmp_path / "broker"
-    reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": "filesystem://",
-                                 "WHISTLESTOP_BROKER_DIR": str(folder),
-                                 "WHISTLESTOP_VAR_DIR": str(tmp_path / "var"),
-                                 "WHISTLESTOP_RESULT_BACKEND": ""}))
-
-    def waiting() -> list[tuple[str, list]]:
-        found = []
-        for path in sorted((folder / "queue").glob("*"), key=lambda p: p.stat().st_mtime_ns):
-            message = json.loads(path.read_text())
-            body = json.loads(base64.b64decode(message["body"]))
-            found.append((message["headers"]["task"], body[0]))
-        return found
-
-    yield waiting
-    reconfigure(config.from_env())
 
 
 def _row(session: Session, **values) -> int:
@@ -50,51 +26,55 @@ def _row(session: Session, **values) -> int:
     return row_id
 
 
-def test_committed_rows_are_sent_once_rolled_back_rows_never(db_engine, session, queue):
-    outbox.take_written(db_engine)  # nothing left over from another test in this thread
+def test_committed_rows_are_sent_at_the_commit_once_rolled_back_rows_never(session,
+                                                                          task_queue):
     first = _row(session)
+    assert task_queue() == [("whistlestop.notify", [first])]
     session.add(OutboxMessage(kind="probe", payload={}))
     session.flush()  # it has an id, and is then rolled back: it never existed
+    assert len(task_queue()) == 1  # not before the commit
     session.rollback()
     second = _row(session)
-    assert outbox.publish_written(db_engine) == 2
-    assert queue() == [("whistlestop.notify", [first]), ("whistlestop.notify", [second])]
-    assert outbox.publish_written(db_engine) == 0  # sent once
-    assert len(queue()) == 2
+    session.commit()  # a transaction that wrote nothing sends nothing
+    assert task_queue() == [("whistlestop.notify", [first]), ("whistlestop.notify", [second])]
     # Sending after the commit writes nothing: the row waits for its task to consume it.
     rows = session.exec(select(OutboxMessage)).all()
     assert all(r.published_at is None and r.delivered_at is None and r.attempts == 0
                for r in rows)
 
 
-def test_rows_wait_for_a_send_to_their_own_database(db_engine, session, queue, tmp_path):
-    outbox.take_written(db_engine)
-    other_url = f"sqlite:///{tmp_path / 'other.db'}"
-    db.migrate(other_url)
-    other = db.make_engine(other_url)
+def test_a_savepoint_sends_nothing_until_its_transaction_commits(session, task_queue):
+    with session.begin_nested():
+        session.add(OutboxMessage(kind="probe", payload={}))
+    assert task_queue() == []
+    session.commit()
+    assert [task for task, _args in task_queue()] == ["whistlestop.notify"]
+
+
+def test_a_send_the_broker_refuses_is_left_to_the_relay(db_engine, session, tmp_path,
+                                                         free_port):
+    reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": f"redis://127.0.0.1:{free_port}/0",
+                                 "WHISTLESTOP_RESULT_BACKEND": ""}))
     try:
-        with Session(other) as s:
-            theirs = _row(s)
-        mine = _row(session)
-        assert outbox.publish_written(db_engine) == 1
-        assert outbox.publish_written(other) == 1
-        assert queue() == [("whistlestop.notify", [mine]), ("whistlestop.notify", [theirs])]
+        row_id = _row(session)  # committed; its send finds no broker
     finally:
-        outbox.take_written(other)
-        other.dispose()
+        reconfigure(config.from_env())
+    row = session.get(OutboxMessage, row_id)
+    assert row.attempts == 1 and row.last_error and row.delivered_at is None
+    session.commit()  # end the read (on SQLite a transaction holds the write lock)
+    with queued(tmp_path / "broker") as waiting:
+        assert outbox.publish_pending(db_engine, redeliver_after=3600) == 1
+        assert waiting() == [("whistlestop.notify", [row_id])]
 
 
-def test_a_resolution_row_names_its_step_and_itself(db_engine, session, queue):
-    outbox.take_written(db_engine)
+def test_a_resolution_row_names_its_step_and_itself(session, task_queue):
     gid = new_game(session, "outbox")
     state = play(session, gid, random.Random(2), until=both_choose)
-    outbox.take_written(db_engine)  # the notifications so far
     step = svc.submit_order(session, gid, "kennedy", session.get(svc.Game, gid).step,
                             [state.legal_actions("kennedy")[0]]).step
     svc.submit_order(session, gid, "nixon", step, [state.legal_actions("nixon")[0]])
     row = session.exec(select(OutboxMessage).where(OutboxMessage.kind == "resolve_step")).one()
-    outbox.publish_written(db_engine)
-    assert ("whistlestop.resolve_step", [gid, step, row.id]) in queue()
+    assert ("whistlestop.resolve_step", [gid, step, row.id]) in task_queue()
     # Its task consumes it in the resolution's transaction ...
     assert svc.resolve_step(session, gid, step, message_id=row.id)
     session.refresh(row)
@@ -113,7 +93,7 @@ def test_a_stale_resolution_row_is_consumed_too(db_engine, session):
     assert session.get(OutboxMessage, row_id).delivered_at is not None
 
 
-def test_the_relay_sends_failed_and_overdue_rows_only(db_engine, session, queue):
+def test_the_relay_sends_failed_and_overdue_rows_only(db_engine, session, task_queue):
     now = utcnow()
     fresh = _row(session)
     overdue = _row(session, created_at=now - timedelta(seconds=120))
@@ -121,10 +101,10 @@ def test_the_relay_sends_failed_and_overdue_rows_only(db_engine, session, queue)
     resent_lately = _row(session, created_at=now - timedelta(seconds=600),
                          published_at=now - timedelta(seconds=10), attempts=1)
     consumed = _row(session, created_at=now - timedelta(seconds=600), delivered_at=now)
-    outbox.take_written(db_engine)
+    written = len(task_queue())  # each sent at its commit
 
     assert outbox.publish_pending(db_engine, redeliver_after=60) == 2
-    assert [args for _, args in queue()] == [[overdue], [failed]]
+    assert [args for _, args in task_queue()[written:]] == [[overdue], [failed]]
     session.expire_all()
     for row_id, attempts in ((overdue, 1), (failed, 2)):
         row = session.get(OutboxMessage, row_id)
@@ -135,9 +115,9 @@ def test_the_relay_sends_failed_and_overdue_rows_only(db_engine, session, queue)
     assert outbox.publish_pending(db_engine, redeliver_after=60) == 0
     # With no wait, everything not consumed goes; a consumed row never does.
     assert outbox.publish_pending(db_engine, redeliver_after=0) == 4
-    assert sorted(args[0] for _, args in queue()[2:]) == sorted(
+    assert sorted(args[0] for _, args in task_queue()[written + 2:]) == sorted(
         [fresh, overdue, failed, resent_lately])
-    assert consumed not in {args[0] for _, args in queue()}
+    assert consumed not in {args[0] for _, args in task_queue()[written:]}
 
 
 def test_notify_consumes_its_row_once(db_url, session, tmp_path, smtp_catcher):
@@ -156,14 +136,12 @@ def test_notify_consumes_its_row_once(db_url, session, tmp_path, smtp_catcher):
     assert smtp_catcher.received() == []
 
 
-def test_rows_written_with_core_are_sent_after_the_commit_only(db_engine, session, queue):
+def test_rows_written_with_core_are_sent_after_the_commit_only(session, task_queue):
     """outbox.write (one INSERT, no unit of work) is sent like a row added to the session."""
-    outbox.take_written(db_engine)
     kept = outbox.write(session, "probe", {"game_id": 1})
-    assert outbox.take_written(db_engine) == []  # not before the commit
+    assert task_queue() == []  # not before the commit
     session.commit()
     outbox.write(session, "probe", {"game_id": 2})
     session.rollback()  # never existed
-    assert [(r.id, r.payload) for r in outbox.take_written(db_engine)] == [(kept,
-                                                                            {"game_id": 1})]
+    assert task_queue() == [("whistlestop.notify", [kept])]
     assert session.exec(select(OutboxMessage.id)).all() == [kept]

@@ -1,5 +1,6 @@
 """Standing orders: the server answers a trigger or second-place decision by the seat's filed
-policy instead of asking, records it for the seat's next mail, and the log still rebuilds."""
+policy instead of asking, records it for the seat's next mail, and the log still rebuilds. What
+a policy answers, and how, is the game's (tests/engine/test_standing.py)."""
 
 from __future__ import annotations
 
@@ -50,16 +51,6 @@ def test_policies_answer_instead_of_asking(db_engine):
     assert all(action == "pass" for seat, rule, action in rules if rule == "trigger:never")
 
 
-@pytest.mark.parametrize("icon, seat, expected", [
-    ("kennedy", "kennedy", "trigger"), ("both", "kennedy", "trigger"),
-    ("nixon", "kennedy", "pass"), ("nixon", "nixon", "trigger")])
-def test_helps_me_means_the_seats_own_icon_or_both(icon, seat, expected):
-    asks = {"step": "trigger", "card": 1, "icon": icon}
-    assert standing.answer(asks, seat, {"trigger": "helps_me"}) == (expected, "trigger:helps_me")
-    assert standing.answer(asks, seat, {"trigger": "ask"}) is None
-    assert standing.answer({"step": "activity"}, seat, {"trigger": "always"}) is None
-
-
 @pytest.mark.parametrize("kind, value, words", [
     ("trigger", "sometimes", "never, always, helps_me, ask"),
     ("second_place", "votes", "momentum, endorsement, ask"),
@@ -78,14 +69,18 @@ def test_a_bad_standing_order_is_refused_with_the_reason(session, kind, value, w
 
 
 def test_1960s_policies_are_refused_in_a_game_of_mr_president(session):
-    """Mr. President has no trigger or second-place decision: a policy for one would be filed and
-    never used, so it is refused with the reason; a default order is filed."""
+    """Mr. President declares no policies: one for a trigger or second-place decision would be
+    filed and never used, so it is refused with the reason and what it may file; a default order
+    is filed."""
     seats = {"p1": None, "p2": None, "p3": None}
     gid = games.create_game(session, "mrpresident", {"edition": "dial", "players": 3}, seats,
                             seed="standing-mp").id
     state = from_dict(session.get(Game, gid).state)
     for kind, value in (("trigger", "always"), ("second_place", "momentum")):
-        with pytest.raises(StandingOrderError, match="does not have"):
+        with pytest.raises(StandingOrderError, match="does not have; its standing orders are "
+                                                     "deadline_default"):
             standing.file(session, gid, "p1", kind, value, state)
+        with pytest.raises(StandingOrderError, match="does not have"):
+            standing.file(session, gid, "p1", kind, value)      # known from the game's row
     standing.file(session, gid, "p1", "deadline_default", ["play 13"], state)
     assert standing.of_game(session, gid) == {"p1": {"deadline_default": ["play 13"]}}

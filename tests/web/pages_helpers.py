@@ -107,7 +107,8 @@ def pick_answer(page: str, rng) -> dict | None:
 
 
 def new_game(jack, dick, **form) -> int:
-    answer = jack.post_form("/", "/games/new", {"opponent": dick.email, "seat": "kennedy",
+    answer = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                                "opponent": dick.email, "seat": "kennedy",
                                                 "edition": "gmt", **form})
     assert answer.status_code == 303, answer.data[:800]
     gid = int(answer.headers["Location"].rsplit("/", 1)[1])

@@ -5,8 +5,8 @@ import pytest
 from markupsafe import Markup
 
 from engine.games.tmotp.data import STATES
-from server.web import board_map
-from server.web.board_map import TILES, svg
+from server.games.tmotp import board_map
+from server.games.tmotp.board_map import TILES, svg
 
 NS = "{http://www.w3.org/2000/svg}"
 EN_SEATS = {"kennedy": "Kennedy", "nixon": "Nixon"}

@@ -39,7 +39,8 @@ def _entries(app, gid, seats) -> int:
 def test_1960_against_the_strong_bot_from_the_lobby(app, jack):
     lobby = jack.get("/").data.decode()
     assert 'name="opponent_bot"' in lobby and "Random bot" in lobby and "Strong bot" in lobby
-    gid = _create(jack, {"seat": "kennedy", "edition": "gmt", "opponent_bot": "strong",
+    gid = _create(jack, {"game_type": "tmotp", "seat": "kennedy", "edition": "gmt",
+                         "opponent_bot": "strong",
                          "opponent": ""})
     page = jack.get(f"/games/{gid}").data.decode()
     assert "Strong bot" in page and "Start the game" in page     # the bot's seat is taken
@@ -53,7 +54,7 @@ def test_1960_against_the_strong_bot_from_the_lobby(app, jack):
 
 
 def test_mr_president_against_two_bots_from_the_lobby(app, jack, monkeypatch):
-    monkeypatch.setitem(bot_seats.BUDGETS, "mrpresident", {"strong": {"iterations": 6}})
+    monkeypatch.setitem(bot_seats.BUDGETS, "strong", {"iterations": 6})
     lobby = jack.get("/").data.decode()
     assert 'name="bot_p2"' in lobby and "Strong bot" in lobby
     gid = _create(jack, {"game_type": "mrpresident", "players": "3", "edition": "chalkboard",
@@ -70,10 +71,12 @@ def test_mr_president_against_two_bots_from_the_lobby(app, jack, monkeypatch):
 
 
 def test_a_bots_pause_that_is_not_a_number_is_refused(app, jack):
-    answer = jack.post_form("/", "/games/new", {"seat": "kennedy", "opponent_bot": "random",
+    answer = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                                "seat": "kennedy", "opponent_bot": "random",
                                                 "bot_delay_seconds": "soon"})
     assert answer.status_code == 422 and b"whole number of seconds" in answer.data
-    answer = jack.post_form("/", "/games/new", {"seat": "kennedy", "opponent_bot": "random",
+    answer = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                                "seat": "kennedy", "opponent_bot": "random",
                                                 "bot_delay_seconds": "31"})
     assert answer.status_code == 422 and b"bot_delay_seconds" in answer.data
     with Session(db_engine(app)) as s:

@@ -1,8 +1,8 @@
-"""The decision forms (server/web/decision_form.py): over random games, every form offers
-exactly the legal actions, no more and no fewer; a plan (Campaigning, support placement,
-Positioning) becomes the order lines it stands for, in the order of least travel, and a plan
-that cannot be played is refused before anything is sent; through the page a plan is played
-whole or not at all."""
+"""1960's decision forms (server/games/tmotp/forms.py, through server/web/decision_form.py):
+over random games, every form offers exactly the legal actions, no more and no fewer; a plan
+(Campaigning, support placement, Positioning) becomes the order lines it stands for, in the
+order of least travel, and a plan that cannot be played is refused before anything is sent;
+through the page a plan is played whole or not at all."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from engine.core.driver import play_random
 from engine.games.tmotp.data import travel_cost
 from server.models import Game
 from server.services import games, play
+from server.games.tmotp import forms
 from server.web import decision_form
 from tests.web.pages_helpers import db_engine, new_game, pick_answer
 
@@ -195,7 +196,7 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
     plan = view["asks"]["plan"]
     # Over the card's CP (three states, each taking all the CP it could alone): the engine
     # refuses the second line, so none is played.
-    most = decision_form._most(view["legal_actions"], "campaign")
+    most = forms._most(view["legal_actions"], "campaign")
     over = {f"n.{st}": str(n) for st, n in list(most.items())[:3]}
     refused = reader.post_form(f"/games/{gid}", f"/games/{gid}/order", {"step": step, **over})
     assert refused.status_code == 422 and b"none of it was played" in refused.data

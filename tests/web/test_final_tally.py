@@ -59,7 +59,9 @@ def seed_with_unpledged_electors(edition: str) -> str:
 
 
 def play_on_server(app, gid: int, seed: str) -> None:
-    with Session(db_engine(app)) as session:
+    """Every order through the game service, in the app's context: each commit publishes its
+    outbox rows, and the (eager) tasks run against this app's database."""
+    with app.app_context(), Session(db_engine(app)) as session:
         for _ in range(5000):
             game = session.get(Game, gid)
             session.refresh(game)

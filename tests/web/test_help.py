@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import engine.core as game_engine
+from server.games import presenters
 from server.mail.contexts import Links
 from server.web import help as notation_help
 
@@ -59,3 +60,23 @@ def test_the_page_escapes_the_title(app, monkeypatch):
     monkeypatch.setattr(notation_help, "rendered", lambda game: ("A <i>title</i>", "<p>x</p>"))
     page = app.test_client().get("/help/notation/tmotp").get_data(as_text=True)
     assert "<title>A &lt;i&gt;title&lt;/i&gt;</title>" in page
+
+
+def test_a_games_own_help_page_is_there_when_its_presenter_gives_one(app):
+    """GET /help/<game>: how this server plays the game, for a game whose presenter has the
+    part help.html (its notation page links to it); else, and for no such game, a 404."""
+    client = app.test_client()
+    assert client.get("/help/chess").status_code == 404
+    given = []
+    for shown in presenters():
+        game = shown.game
+        has = (shown.templates / "web" / "help.html").is_file()
+        given.append(has)
+        own = client.get(f"/help/{game}")
+        assert own.status_code == (200 if has else 404), game
+        notation = text(client.get(f"/help/notation/{game}"))
+        assert (f'href="/help/{game}"' in notation) == has, game
+        if has:
+            page = text(own)
+            assert 'id="notation"' in page and 'id="rulings"' in page
+    assert any(given)

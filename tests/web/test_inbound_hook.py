@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import json
 from email.message import EmailMessage
-from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import func
@@ -17,7 +16,7 @@ from server.mail import replies, reply_address
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, LogEntry, OutboxMessage
 from server.services import games as svc
-from server.services import outbox
+from tests.task_queue import queued
 
 SECRET = "hook-secret-123"
 BEARER = {"Authorization": f"Bearer {SECRET}"}
@@ -30,21 +29,11 @@ def hook_app(app):
 
 
 @pytest.fixture
-def published(monkeypatch, hook_app):
-    """The outbox rows the hook publishes, kept here instead of being sent to the (eager)
-    reply task, so that a test can handle the mail itself."""
-    sent: list = []
-    engine = hook_app.extensions["whistlestop.db"]
-
-    def publish_written(e):
-        assert e is engine
-        rows = outbox.take_written(e)
-        sent.extend(rows)
-        return len(rows)
-
-    monkeypatch.setattr("server.web.inbound.outbox", SimpleNamespace(
-        publish_written=publish_written))
-    return sent
+def published(hook_app, tmp_path):
+    """The tasks the hook publishes, waiting in a broker of the test's instead of being run by
+    the (eager) reply task, so that a test can handle the mail itself: (task, args) each."""
+    with queued(tmp_path / "published") as waiting:
+        yield waiting
 
 
 @pytest.fixture
@@ -59,7 +48,6 @@ def game(app, store, players):
         info = {"id": game.id, "step": game.step, "seat": seat,
                 "legal": [str(a) for a in state.legal_actions(seat)],
                 "player": players[seat]}
-    outbox.take_written(store.engine)  # the game's first mails are not these tests' business
     info["address"] = reply_address.address(app.config["SECRET_KEY"],
                                             app.config["MAIL_DOMAIN"], info["id"], seat,
                                             info["player"].id)
@@ -102,9 +90,11 @@ def test_a_raw_mail_is_kept_and_published(hook_app, store, game, published, cont
     (row,) = kept(store)
     assert r.get_json() == {"id": row.id}
     assert row.raw == raw and row.source == "http" and row.handled_at is None
-    assert [(w.kind, w.payload) for w in published] == [("reply", {"inbound_id": row.id})]
+    ((task, (inbound_id, message_id)),) = published()
+    assert task == "whistlestop.handle_reply" and inbound_id == row.id
     with Session(store.engine) as s:
-        assert s.get(OutboxMessage, published[0].id).kind == "reply"
+        message = s.get(OutboxMessage, message_id)
+        assert (message.kind, message.payload) == ("reply", {"inbound_id": row.id})
 
 
 def test_sendgrid_raw_form_with_its_envelope(hook_app, store, game, published):
@@ -119,7 +109,7 @@ def test_sendgrid_raw_form_with_its_envelope(hook_app, store, game, published):
     assert row.raw.startswith(f"Return-Path: <{game['player'].email}>\r\n"
                               f"Delivered-To: {game['address']}\r\n".encode())
     assert row.raw.endswith(raw)
-    assert len(published) == 1
+    assert len(published()) == 1
 
 
 def test_mailgun_mime_form(hook_app, store, game, published):
@@ -150,8 +140,9 @@ def test_a_posted_reply_is_handled_and_its_order_applied(hook_app, store, game, 
     assert r.status_code == 202
     inbound_id = r.get_json()["id"]
     before = moves(store, game)
+    ((_task, (_inbound_id, message_id)),) = published()
     with hook_app.app_context():
-        assert replies.handle(store.engine, inbound_id, published[0].id,
+        assert replies.handle(store.engine, inbound_id, message_id,
                               MailSettings.from_config(hook_app.config)) == "order"
     with Session(store.engine) as s:
         assert s.get(Game, game["id"]).step == game["step"] + 1
@@ -160,7 +151,7 @@ def test_a_posted_reply_is_handled_and_its_order_applied(hook_app, store, game, 
                       .order_by(LogEntry.seq.desc())).first()
         assert last.action == order
         assert s.get(InboundMail, inbound_id).outcome == {"kind": "order", "status": "applied"}
-        assert s.get(OutboxMessage, published[0].id).delivered_at is not None
+        assert s.get(OutboxMessage, message_id).delivered_at is not None
     assert moves(store, game) > before
 
 
@@ -196,7 +187,7 @@ def test_a_wrong_or_missing_secret_is_refused(hook_app, store, game, published, 
     assert r.status_code == 401
     assert "Bearer" in r.headers["WWW-Authenticate"] and "Basic" in r.headers["WWW-Authenticate"]
     assert "INBOUND_MAIL_SECRET" in r.get_json()["detail"]
-    assert kept(store) == [] and published == []
+    assert kept(store) == [] and published() == []
 
 
 def test_the_hook_is_off_by_default(app, store, game):
@@ -219,7 +210,7 @@ def test_a_mail_too_large_is_refused(hook_app, store, game, published):
         r = client.post("/inbound/mail", headers=BEARER, data={"email": big.decode()},
                         content_type=form_type)
         assert r.status_code == 413
-    assert kept(store) == [] and published == []
+    assert kept(store) == [] and published() == []
     # Just under the limit is taken.
     r = client.post("/inbound/mail", data=mail(game, "pass"), headers=BEARER,
                     content_type="message/rfc822")
@@ -241,7 +232,7 @@ def test_no_mail_in_the_request_is_refused(hook_app, store, published, data, con
     assert r.status_code == 400
     assert r.mimetype == "application/problem+json"
     assert words in r.get_json()["detail"]
-    assert kept(store) == [] and published == []
+    assert kept(store) == [] and published() == []
 
 
 def test_a_database_that_cannot_take_the_mail_asks_the_provider_to_retry(
@@ -256,4 +247,4 @@ def test_a_database_that_cannot_take_the_mail_asks_the_provider_to_retry(
                                     content_type="message/rfc822")
     assert r.status_code == 503 and r.headers["Retry-After"] == "60"
     assert "try again later" in r.get_json()["detail"]
-    assert kept(store) == [] and published == []
+    assert kept(store) == [] and published() == []

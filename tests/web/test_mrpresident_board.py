@@ -1,4 +1,4 @@
-"""Mr. President's table (server/web/mrpresident_board.py, templates/web/_mrpresident_board.html)
+"""Mr. President's table (server/games/mrpresident/board.py, its part board.html)
 rendered from every seat's view and the spectators' at every decision of random games of every
 variant: it renders whatever the round brought (tied votes carried, replayed elections, buried
 and set-aside ties, conventions and nominees), its scoreboard is the view's, and no card laid
@@ -12,7 +12,8 @@ import re
 from engine.core.driver import play_random
 from engine.games.mrpresident.data import CARDS
 from server.games.mrpresident import summary as summary_mrpresident
-from server.web import mrpresident_board
+from server.games import presenter
+from server.games.mrpresident import board as mrpresident_board
 from server.web.pages import environment
 from tests.web.test_mrpresident_form import VARIANTS, play
 
@@ -22,7 +23,7 @@ THIS_ROUND = re.compile(r'<ul class="this-round"[^>]*>(.*?)</ul>', re.S)
 def render(view: dict, seat: str | None) -> str:
     # the server's count of sealed orders, as server/web/board.py passes it
     context = mrpresident_board.context({**view, "committed": 1}, seat, "en")
-    template = environment("en").get_template(context["board_template"])
+    template = environment("en").get_template(presenter("mrpresident").part("board.html"))
     return html.unescape(template.render(csrf_token=lambda: "", locale="en", **context))
 
 

@@ -1,4 +1,4 @@
-"""Mr. President's decision form (server/web/mrpresident_form.py, through decision_form): over
+"""Mr. President's decision form (server/games/mrpresident/forms.py, through decision_form): over
 random games of every edition and variant, the form offers exactly the engine's legal actions
 (a card, a second card where allowed, the dial edition's second, upset and stop answers), no
 more and no fewer, and every choice it offers composes to that legal action; a form that stands

@@ -140,11 +140,20 @@ def test_illegal_stale_and_empty_orders_show_the_reason_and_the_decision_now(app
 
 
 def test_lobby_refusals_say_why_and_change_nothing(app, jack, dick, smtp_catcher):
-    bad = jack.post_form("/", "/games/new", {"opponent": "dick at home", "seat": "kennedy"})
+    bad = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                             "opponent": "dick at home", "seat": "kennedy"})
     assert bad.status_code == 422 and b"opponent&#39;s email address" in bad.data
-    hours = jack.post_form("/", "/games/new", {"opponent": dick.email, "decision_hours": "x"})
+    hours = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                               "opponent": dick.email, "decision_hours": "x"})
     assert hours.status_code == 422 and b"whole numbers" in hours.data
-    answer = jack.post_form("/", "/games/new", {"opponent": dick.email, "seat": "kennedy"})
+    # A game this server does not have is refused, never taken for another game.
+    unknown = jack.post_form("/", "/games/new", {"game_type": "chess", "opponent": dick.email})
+    assert unknown.status_code == 422
+    assert "There is no game called “chess” on this server." in unknown.data.decode()
+    nameless = jack.post_form("/", "/games/new", {"opponent": dick.email, "seat": "kennedy"})
+    assert nameless.status_code == 422 and "Choose the game to create" in nameless.data.decode()
+    answer = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                                "opponent": dick.email, "seat": "kennedy"})
     gid = int(answer.headers["Location"].rsplit("/", 1)[1])
     early = jack.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
     assert early.status_code == 409 and b"Every seat needs a player" in early.data
@@ -155,7 +164,8 @@ def test_lobby_refusals_say_why_and_change_nothing(app, jack, dick, smtp_catcher
     hidden = stranger.client.post(f"/games/{gid}/join", data={"csrf_token": token,
                                                               "code": "not-a-code"})
     assert hidden.status_code == 404 and b"opens no seat" not in hidden.data
-    answer = jack.post_form("/", "/games/new", {"seat": "kennedy", "public": "on"})
+    answer = jack.post_form("/", "/games/new", {"game_type": "tmotp",
+                                                "seat": "kennedy", "public": "on"})
     public = int(answer.headers["Location"].rsplit("/", 1)[1])
     wrong = stranger.client.post(f"/games/{public}/join", data={"csrf_token": token,
                                                                 "code": "not-a-code"})
@@ -223,11 +233,11 @@ def test_pages_speak_the_readers_language(app, smtp_catcher, language, words):
 
 
 def test_events_in_force_are_named_once_by_their_cards():
-    from server.web.board import _persistent
+    from server.games.tmotp.board import persistent
 
     view = {"persistent": {"debate": [18], "election_day": [], "prevention": [18]},
             "effects": [31]}
-    assert _persistent(view, "en") == [card_name(18), card_name(31)]
+    assert persistent(view, "en") == [card_name(18), card_name(31)]
 
 
 def test_the_version_answer_tells_the_step_and_changes_nothing(app, jack, dick, smtp_catcher):

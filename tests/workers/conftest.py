@@ -1,8 +1,8 @@
 """Real worker processes on a real broker (Redis) and a real database (SQLite file or PostgreSQL).
 
 ``pipeline`` wires one test: a migrated database, the WHISTLESTOP_* environment of the workers it
-starts, and this process's Celery app pointed at the same broker (so ``outbox.publish_written``
-here sends where the workers consume).
+starts, and this process's Celery app pointed at the same broker (so the outbox rows this process
+commits are sent where the workers consume: server/services/outbox.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,6 @@ from sqlmodel import Session, select
 from server import config, db
 from server.models import Game, MailSent, Order, OutboxMessage, TaskFailure
 from server.services import games as svc
-from server.services import outbox, users
 from tests.conftest import stop_process
 from tests.smtp_catcher import SmtpCatcher
 from tests.players import proven_user
@@ -117,9 +117,19 @@ class Pipeline:
     def session(self) -> Session:
         return Session(self.engine)
 
-    def publish(self) -> int:
-        """Send what this thread has committed, as the API does after its commit."""
-        return outbox.publish_written(self.engine)
+    @contextmanager
+    def unpublished(self):
+        """The outbox rows this process commits meanwhile are not sent: its Celery app points
+        at a broker nobody listens on, so each send fails and its row waits with
+        ``last_error`` for the relay, or for the test to publish what it needs."""
+        from workers.celery_app import reconfigure
+
+        unreachable = f"redis://127.0.0.1:{_free_port()}/0"
+        reconfigure(config.from_env(dict(self.env, WHISTLESTOP_BROKER_URL=unreachable)))
+        try:
+            yield
+        finally:
+            reconfigure(config.from_env(self.env))
 
     def queue_empty(self) -> bool:
         client = self.redis.client()
@@ -228,15 +238,14 @@ def pending_seats(session: Session, gid: int, step: int) -> set[str]:
 def play_to_simultaneous(pipeline: Pipeline, gid: int, rng: random.Random,
                          limit: int = 5000) -> tuple[int, object] | None:
     """Play random legal sequential orders until the game is at a simultaneous step; return
-    (step, state) there, or None if the game ended first. Publishes the outbox when it stops
-    (the API publishes after every commit; once is enough for a test and cheaper)."""
+    (step, state) there, or None if the game ended first. Each order's outbox rows are sent
+    at its commit, as the API's are."""
     with pipeline.session() as s:
         for _ in range(limit):
             game, state = state_of(s, gid)
             active = state.active()
             if not active or len(active) > 1:
                 s.rollback()
-                pipeline.publish()
                 return (game.step, state) if active else None
             svc.submit_order(s, gid, active[0], game.step,
                              [rng.choice(state.legal_actions(active[0]))])

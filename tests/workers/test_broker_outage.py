@@ -35,7 +35,7 @@ REDELIVER = 10  # seconds an unconsumed row waits before the relay sends it agai
 # the sweep takes to find a lost resolution: that one is the sweep's to recover here)
 
 
-def _to_committed_steps(pipeline, games, rng, publish=True) -> dict[int, int]:
+def _to_committed_steps(pipeline, games, rng) -> dict[int, int]:
     """Bring every game to its next simultaneous step and commit every seat; {game: step}."""
     steps = {}
     for gid in games:
@@ -43,8 +43,6 @@ def _to_committed_steps(pipeline, games, rng, publish=True) -> dict[int, int]:
         assert at, "a game ended before the test was done with it"
         step, state = at
         commit_all(pipeline, gid, step, state, rng)
-        if publish:
-            pipeline.publish()  # as the API does after the last commit
         steps[gid] = step
     return steps
 

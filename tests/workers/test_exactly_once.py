@@ -18,7 +18,6 @@ from sqlmodel import Session, select
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage
 from server.services import games as svc
-from server.services import outbox
 from server.services.games import StaleStep
 from tests.workers.conftest import (
     assert_mailed_once,
@@ -36,7 +35,7 @@ STEPS = 30  # simultaneous steps raced per database
 
 def race(engines, gid: int, step: int, plan: list[tuple[str, str]]) -> list[tuple]:
     """Submit every (seat, action) of ``plan`` from its own thread and session, all released by
-    one barrier; each publishes the outbox after its commit, as the API does.
+    one barrier; each one's outbox rows are sent at its commit, as the API's are.
 
     Returns (outcome, seat, action, detail, commit_no) per thread: outcome "ok" (detail: the
     OrderResult; commit_no: the order of its commit among all, taken inside its transaction,
@@ -54,7 +53,6 @@ def race(engines, gid: int, step: int, plan: list[tuple[str, str]]) -> list[tupl
                 result = svc.submit_order(
                     session, gid, seat, step, [action],
                     before_commit=lambda _s, _r: numbers.append(next(commits)))
-            outbox.publish_written(engines[i])
         except StaleStep as exc:
             return ("stale", seat, action, exc.step, None)
         except IllegalAction as exc:  # refused cleanly: the resolution ended the game

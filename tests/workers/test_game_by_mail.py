@@ -80,7 +80,6 @@ def play_by_reply(pipeline, gid: int, address: dict, port: int, choose) -> int:
     """Every player answers each mail asking a decision by a reply over SMTP to the inbound
     server on ``port``, the order picked by ``choose(mail, orders the mail lists)``, until the
     game ends; the number of replies."""
-    pipeline.publish()
     replies, answered, mailbox = 0, set(), Mailbox(pipeline.mail)
     deadline = time.monotonic() + 900
     while True:

@@ -11,7 +11,6 @@ from sqlmodel import Session, select
 
 from server import db
 from server.models import InboundMail, OutboxMessage
-from server.services import outbox
 from workers.inbound_smtp import make_controller, make_inbound
 
 
@@ -37,7 +36,6 @@ def test_inbound_mail_is_kept_with_its_envelope_and_handed_to_the_reply_task(
         assert refused == {}
     finally:
         controller.stop()
-        outbox.take_written(controller.handler.engine)
     with Session(engine) as session:
         kept = session.exec(select(InboundMail)).one()
         rows = session.exec(select(OutboxMessage)).all()

@@ -80,7 +80,9 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
                                               seed=f"kill-{len(steps)}").id
                 at = play_to_simultaneous(pipeline, gid, rng)
             step, state = at
-            with pipeline.session() as s:
+            # The step's last orders are not sent at their commits: their rows wait for the
+            # relay, run below once the game row is locked.
+            with pipeline.unpublished(), pipeline.session() as s:
                 committed = pending_seats(s, gid, step)
                 for seat in state.active():
                     if seat not in committed:
@@ -89,7 +91,7 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
 
             # Both points start the same way: the worker's resolution waits for the game row.
             locker.execute("SELECT id FROM game WHERE id = %s FOR UPDATE", (gid,))
-            pipeline.publish()  # the outbox's resolve_step row, as after the last commit
+            assert outbox.publish_pending(pipeline.engine, redeliver_after=3600) >= 1
             _blocked_by(admin, locker.info.backend_pid)
             task_id = _task_ids(worker.text(all_runs=False), "received")[-1]
             if point == "committed":
@@ -122,7 +124,6 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
             steps.append((gid, step))
             at = play_to_simultaneous(pipeline, gid, rng)
 
-        pipeline.publish()
         pipeline.drain()
         log = worker.text()
         resolved = _task_ids(log, r"succeeded in [^:]+: True")

@@ -6,14 +6,16 @@ from . import bag, bots, campaign_points, debates, election_day, momentum, strat
 from .events import common  # noqa: F401
 from .flow import STEPS, THEN
 from .setup import new
+from .standing import POLICIES
 from .data import SEATS
 from .state import GAME_ID, OPTION_DEFAULTS, TmotpState, check_options
 
 TmotpState.STEPS = STEPS
 TmotpState.THEN = THEN
 register(GAME_ID, new, TmotpState.from_dict, GameInfo(
-    GAME_ID, min_players=2, max_players=2, simultaneous=False, check_options=check_options,
-    seats_for=lambda _options: SEATS, option_defaults=OPTION_DEFAULTS))
+    GAME_ID, min_players=2, max_players=2, simultaneous=True, check_options=check_options,
+    seats_for=lambda _options: SEATS, option_defaults=OPTION_DEFAULTS,
+    standing_policies=POLICIES))
 register_bot(GAME_ID, "greedy", lambda **budget: bots.GreedyBot())
 register_bot(GAME_ID, "strong", lambda **budget: bots.StrongBot(**budget))
 

@@ -63,6 +63,14 @@ class TmotpState(Machine, GameState):
         from .defaults import default_action
         return default_action(self, seat)
 
+    def standing_policy(self, seat) -> str | None:
+        from .standing import policy
+        return policy(self, seat)
+
+    def standing_answer(self, seat, value: str) -> tuple[str, str] | None:
+        from .standing import answer
+        return answer(self.asks(seat), seat, value)
+
     def asks(self, seat) -> dict | None:
         """What the seat is asked now: the rulebook step's name, and the card it is about (the
         card an opponent played for CP, at a trigger decision) or what a planner needs: while

@@ -1,8 +1,8 @@
 """The summary of a game of Mr. President (1965) that a seat is shown, built from that seat's view
 only (`view(seat)`): the engine's static data only supplies names, electoral votes and the
 cards' points. Names are in the reader's language (`terms`). The mails render it
-(templates/email/_summary_mrpresident.*) and so does the game page
-(templates/web/_mrpresident_board.html, server/web/mrpresident_board.py).
+(templates/games/mrpresident/email/summary.*) and so does the game page
+(templates/games/mrpresident/web/board.html, board.py).
 
 What it holds: the election, its stage and round; the electoral cards on the table (votes, colour
 band, and in the popular count the chart's votes by place); the scoreboard of every contest

@@ -1,8 +1,37 @@
 """What 1960's mails show beyond the shared templates (the Mail section of
-server/games/presenter.py)."""
+server/games/presenter.py): the summary (summary.py; templates/games/tmotp/email/summary.*), the
+rules of its standing orders in words, and the standing orders a reply may write. Its sentences
+in the shared mails are templates/games/tmotp/email/texts.*."""
 
 from __future__ import annotations
 
+from server.catalogue import N_
+from server.games.tmotp import summary
+
+# The rule a standing order followed when it answered for the seat (AutoOrder.rule), in words.
+RULE_TEXTS = {
+    "trigger:never":
+        N_("your standing order: never trigger the event of a card your opponent plays"),
+    "trigger:always": N_("your standing order: always trigger the event when you can"),
+    "trigger:helps_me": N_("your standing order: trigger only events that help you"),
+    "second_place:momentum":
+        N_("your standing order: take a Momentum marker for the second-place Issue"),
+    "second_place:endorsement":
+        N_("your standing order: take an Endorsement card for the second-place Issue"),
+}
+
+# What a reply's refused standing order is shown instead: the event trigger, the second-place
+# Issue's reward, a deadline default.
+STANDING_EXAMPLES = ["standing trigger helps_me", "standing second_place momentum",
+                     "standing default play 12 campaign", "standing trigger ask"]
+
 
 class Mail:
-    pass
+    def summary(self, view: dict, seat: str | None, notes_seen: int, loc: str) -> dict:
+        return summary.summary(view, seat, notes_seen, loc)
+
+    def rule_texts(self) -> dict[str, str]:
+        return RULE_TEXTS
+
+    def standing_examples(self) -> list[str]:
+        return list(STANDING_EXAMPLES)

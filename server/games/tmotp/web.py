@@ -1,8 +1,46 @@
 """What 1960's pages show beyond the shared templates (the Web section of
-server/games/presenter.py)."""
+server/games/presenter.py): the board and the hand (board.py), the decision forms (forms.py),
+the lobby's form (new_game.py), the replay's turns and heading, the result's tally (tally.py);
+its template parts are templates/games/tmotp/web/."""
 
 from __future__ import annotations
 
+import server.games.tmotp.board as board
+import server.games.tmotp.forms as forms
+import server.games.tmotp.new_game as new_game
+import server.games.tmotp.tally as tally
+from server.web.words import _
+
 
 class Web:
-    pass
+    def page(self, view: dict, seat: str | None, loc: str) -> dict:
+        return board.page(view, seat, loc)
+
+    def public_board(self, view: dict, loc: str) -> dict:
+        return board.board_context(view, None, loc)
+
+    def hand(self, cards: list, loc: str) -> list[dict]:
+        return [board.card(c, loc) for c in cards]
+
+    def form(self, decision: dict, view: dict, loc: str) -> dict:
+        return forms.build(decision, view, loc)
+
+    def compose(self, data, form: dict):
+        return forms.compose(data, form)
+
+    def read_new_game(self, form, user) -> tuple[dict, dict, dict]:
+        return new_game.read(form, user)
+
+    def turn_of(self, state) -> int:
+        return state.s["turn"]
+
+    def turn_link(self, turn: int, back: bool) -> dict:
+        return {"label": _("Turn %(turn)s", turn=turn),
+                "aria": _("Back to the start of turn %(turn)s", turn=turn) if back
+                else _("Forward to the start of turn %(turn)s", turn=turn)}
+
+    def replay_heading(self, view: dict, loc: str) -> str:
+        return " · ".join([_("Turn %(turn)s", turn=view["turn"]), board.round_name(view)])
+
+    def result(self, view: dict, loc: str) -> dict:
+        return tally.result(view, loc)

@@ -51,6 +51,7 @@ def mail_server(smtp_catcher, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def eager_celery():
+    from workers import tasks  # noqa: F401  (the tasks the outbox names, run inline)
     from workers.celery_app import celery
 
     saved = celery.conf.task_always_eager

@@ -29,7 +29,7 @@ def _solo(client, store, player, game_type, seats, bots, options=None, seed="sol
 
 
 def test_a_solo_game_of_mr_president_against_the_strong_bot(client, store, monkeypatch):
-    monkeypatch.setitem(bot_seats.BUDGETS, "mrpresident", {"strong": {"iterations": 12}})
+    monkeypatch.setitem(bot_seats.BUDGETS, "strong", {"iterations": 12})
     ann = client.signup("ann@example.org", "Ann")
     gid = _solo(client, store, ann, "mrpresident", {"p1": ann.email}, {"p2": "strong"},
                 {"edition": "chalkboard", "players": 2})
@@ -71,7 +71,7 @@ def test_a_solo_game_of_1960_against_the_strong_bot(client, store):
 
 
 def test_three_candidates_two_of_them_bots(client, store, monkeypatch):
-    monkeypatch.setitem(bot_seats.BUDGETS, "mrpresident", {"strong": {"iterations": 6}})
+    monkeypatch.setitem(bot_seats.BUDGETS, "strong", {"iterations": 6})
     cy = client.signup("cy@example.org", "Cy")
     gid = _solo(client, store, cy, "mrpresident", {"p2": cy.email},
                 {"p1": "greedy", "p3": "strong"},

@@ -1,0 +1,232 @@
+"""1960's decision forms (the presenter's ``form`` and ``compose``; laid out by
+templates/games/tmotp/web/form.html inside the shared templates/web/_decision_form.html): the
+seat's legal actions (the engine's, the only validator) laid out by what the rulebook asks, in
+words, and the order lines a submitted form stands for.
+
+Kinds of form:
+- ``activity``: the hand as a table, a card a row, the ways to play it in its row (event,
+  Campaigning, Advertising, Positioning; preempt as a box), then the candidate card, VP, pass;
+- ``campaigning``: a planner, a state a row with its travel cost from the candidate's state,
+  whether its CP need support checks (B1), and a number box (the engine's asks()["plan"]); the
+  plan is played whole or not at all, in the order of least travel;
+- ``placement``: events and the debate award placing state support, a number box per state;
+- ``positioning``: a number box per issue, with the next cube's price (the engine's, B3);
+- ``cards``: boxes to tick when an action names several cards (Campaign Strategy on turns 7-8,
+  discards for new cards);
+- ``choices`` (the shared kind): everything else, one choice in words, grouped by what it does.
+Every form keeps the notation field for anything typed by hand (server/web/decision_form.py).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from engine.games.tmotp.data import STATES, travel_cost
+from server.games.tmotp.page_words import Words
+from server.parsing import digits, whole
+from server.web.decision_form import Order, Refused
+from server.web.words import _
+
+MODES = ("event", "campaign", "advertise", "position")
+PLACING = ("place_support", "debate_award")  # events, the Debate award: state support
+EXHAUSTIVE = 7  # states in a Campaigning plan ordered by trying every order (beyond: nearest)
+PLANNERS = ("campaigning", "placement", "positioning")
+
+
+def build(decision: dict, view: dict, loc: str) -> dict:
+    """The form for ``decision`` (games.decision_for), from ``view`` (the seat's)."""
+    legal = decision["legal_actions"]
+    asks = view.get("asks") or {}
+    step = asks.get("step", "")
+    words = Words(loc)
+    form = {"kind": "choices", "step_name": step, "groups": [], "rows": [],
+            "legal": legal}
+    if step == "activity":
+        _activity(form, legal, view, words)
+    elif step == "campaigning" and asks.get("plan"):
+        _campaigning(form, legal, asks["plan"], view, words)
+    elif step in PLACING:
+        _placement(form, legal, view, words)
+    elif step == "positioning":
+        _positioning(form, legal, view, words)
+    elif any(len(_numbers(a)) > 1 for a in legal):
+        _cards(form, legal, words)
+    else:
+        form["groups"] = _groups(legal, words, asks)
+    return form
+
+
+# --- the kinds -------------------------------------------------------------------------------
+
+def _activity(form, legal, view, words) -> None:
+    form["kind"] = "activity"
+    legal_set = set(legal)
+    seat = view["seat"]
+    rows = []
+    # The hand, then any card the step offers from elsewhere (a card taken to be played).
+    played = [int(a.split()[1]) for a in legal if a.split()[0] in ("play", "vp")
+              and a.split()[1].isdigit()]
+    hand = view["hands"].get(seat, [])
+    # After the Vice President card's discard only that card is played, from outside the hand.
+    vp_frame = bool(played) and not any(c in hand for c in played) and \
+        not any(a.startswith("play candidate") for a in legal)
+    for cid in dict.fromkeys([*hand, *played]):
+        modes = [m for m in MODES if f"play {cid} {m}" in legal_set]
+        vp = f"vp {cid}" in legal_set
+        if modes or vp:
+            rows.append({**words.card(cid), "modes": [
+                {"value": f"play {cid} {m}", "label": words.mode(m)} for m in modes]
+                + ([{"value": f"vp {cid}", "label": _("Discard for your VP card")}] if vp else [])})
+        elif cid in hand and not vp_frame:
+            # A card of the hand with no way to play it now: the rules keep it for the
+            # Campaign Strategy Phase (engine/games/tmotp/RULINGS.md); it is shown, and why.
+            rows.append({**words.card(cid), "modes": [],
+                         "kept": _("Keep it: you need it as your Campaign Strategy card.")})
+    form["rows"] = rows
+    form["preempt"] = any(a.endswith(" preempt") for a in legal)
+    other = [a for a in legal if not a.endswith(" preempt")
+             and not (a.split()[0] in ("play", "vp") and a.split()[1].isdigit())]
+    form["groups"] = _groups(other, words, {})
+
+
+def _campaigning(form, legal, plan, view, words) -> None:
+    form["kind"] = "campaigning"
+    most = _most(legal, "campaign")
+    token = plan["token"]
+    rows = []
+    for st, n in most.items():
+        info = STATES[st]
+        rows.append({**words.state(st, view), "max": n,
+                     "travel": 0 if plan["free_travel"] else travel_cost(token, st),
+                     "checks": st in plan["support_checks"],
+                     "region": words.region(info["region"])})
+    rows.sort(key=lambda r: (r["travel"], r["region"], r["name"]))
+    form.update(rows=rows, token=words.state(token, view), free_travel=plan["free_travel"],
+                travel=[{"value": a, **words.state(a.split()[1], view)}
+                        for a in legal if a.startswith("travel ")],
+                stop="done" in legal)
+
+
+def _placement(form, legal, view, words) -> None:
+    form["kind"] = "placement"
+    most = _most(legal, "support")
+    form["rows"] = sorted(({**words.state(st, view), "max": n,
+                            "region": words.region(STATES[st]["region"])}
+                           for st, n in most.items()), key=lambda r: (r["region"], r["name"]))
+    form["stop"] = "done" in legal
+    form["groups"] = _groups([a for a in legal if a.split()[0] not in ("support", "done")],
+                             words, {})
+
+
+def _positioning(form, legal, view, words) -> None:
+    form["kind"] = "positioning"
+    prices = (view.get("asks") or {}).get("prices") or {}
+    names = words.t["issues"]
+    form["rows"] = [{"code": issue, "name": names.get(issue, issue), "price": prices.get(issue)}
+                    for issue in (a.split()[1] for a in legal if a.startswith("position "))]
+    form["stop"] = "done" in legal
+
+
+def _cards(form, legal, words) -> None:
+    form["kind"] = "cards"
+    form["verb"] = legal[0].split()[0] if legal[0] != "done" else legal[-1].split()[0]
+    ids = sorted({n for a in legal for n in _numbers(a)})
+    form["cards"] = [words.card(cid) for cid in ids]
+    form["sizes"] = sorted({len(_numbers(a)) for a in legal if _numbers(a)})
+    form["groups"] = _groups([a for a in legal if not _numbers(a)], words, {})
+
+
+def _groups(actions, words, asks) -> list[dict]:
+    """The actions as radio choices in words, a group per verb, in the engine's order."""
+    groups: dict[str, dict] = {}
+    for a in actions:
+        verb = a.split()[0]
+        group = groups.setdefault(verb, {"legend": words.verb(verb), "options": []})
+        group["options"].append({"value": a, "label": words.action(a, asks)})
+    return list(groups.values())
+
+
+# --- turning a submitted form into an order ---------------------------------------------------
+
+def compose(data, form: dict) -> Order:
+    """The order the posted ``data`` (a MultiDict) stands for on a form of ``build``: a plan
+    of the planners' number boxes, the ticked cards, or the chosen card preempted (the shared
+    compose adds a chosen action and the notation's lines when this gives none). Raises
+    Refused. The engine judges the lines; a plan's CP, costs and cubes are the engine's to
+    count."""
+    kind, order = form["kind"], Order([])
+    if kind in PLANNERS:
+        chosen = _chosen(data, {r["code"]: r.get("max") for r in form["rows"]})
+        if kind == "campaigning":
+            chosen = _least_travel(form["token"]["code"], chosen, form["free_travel"])
+            order.lines = [f"campaign {st} {n}" for st, n in chosen]
+        elif kind == "placement":
+            order.lines = [f"support {st} {n}" for st, n in chosen]
+        else:
+            order.lines = [f"position {issue}" for issue, n in chosen for _i in range(n)]
+        order.atomic = bool(chosen)
+        if kind == "campaigning" and not chosen and data.get("travel"):
+            order.lines = [data["travel"]]
+        if form.get("stop") and data.get("stop"):
+            if order.lines:
+                order.stop = form["step_name"]
+            else:
+                order.lines = ["done"]
+    elif kind == "cards" and data.getlist("card"):
+        cards = sorted(int(c) for c in data.getlist("card") if whole(c) is not None)
+        order.lines = [" ".join([form["verb"], *map(str, cards)])]
+    action = (data.get("action") or "").strip()
+    if action and not order.lines and data.get("preempt") and action.startswith("play "):
+        order.lines = [action + " preempt"]
+    return order
+
+
+def _chosen(data, most: dict) -> list[tuple[str, int]]:
+    """The boxes filled in: (state or issue, number), each within what the step allows."""
+    out = []
+    for code, top in most.items():
+        raw = (data.get("n." + code) or "").strip()
+        if not raw or raw == "0":
+            continue
+        if whole(raw) is None or (top is not None and int(raw) > top):
+            raise Refused(_("%(place)s: write a whole number from 0 to %(n)s.",
+                            place=code, n=top))
+        out.append((code, int(raw)))
+    return out
+
+
+def _least_travel(start: str, chosen, free: bool):
+    """The plan's states in the order that costs least travel from ``start`` (the engine's
+    travel_cost; every order for a few states, nearest first beyond)."""
+    if free or len(chosen) < 2:
+        return list(chosen)
+    if len(chosen) <= EXHAUSTIVE:
+        return list(min(permutations(chosen), key=lambda p: _path(start, p)))
+    left, out = list(chosen), []
+    while left:
+        nxt = min(left, key=lambda c: travel_cost(start, c[0]))
+        left.remove(nxt)
+        out.append(nxt)
+        start = nxt[0]
+    return out
+
+
+def _path(start: str, plan) -> int:
+    cost = 0
+    for st, _n in plan:
+        cost, start = cost + travel_cost(start, st), st
+    return cost
+
+
+def _most(legal, verb: str) -> dict[str, int]:
+    """The most CP or cubes each state may take: ``{state: n}`` from ``verb ST n`` actions."""
+    most: dict[str, int] = {}
+    for a in legal:
+        w = a.split()
+        if w[0] == verb and len(w) == 3:
+            most[w[1]] = max(most.get(w[1], 0), int(w[2]))
+    return most
+
+
+def _numbers(action: str) -> list[int]:
+    return [int(w) for w in action.split()[1:] if digits(w)]
