@@ -11,6 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.games import sealedbid
+
+# The game that lives only in the tests is one of the server's games for the whole suite: every
+# shared page, mail and check (tests/engine/test_conformance.py) runs with a third game.
+sealedbid.register()
+
 
 @pytest.fixture
 def free_port() -> int:

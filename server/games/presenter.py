@@ -28,6 +28,12 @@ class Presenter:
         """The folder of the game's template parts: ``web/`` and ``email/`` under it."""
         return ROOT / "templates" / "games" / self.game
 
+    @property
+    def rules_folder(self) -> Path:
+        """The folder of the game's engine part holding its NOTATION.md (how orders are written)
+        and RULINGS.md (the rulings on its ambiguous rules), which the help pages show."""
+        return ROOT / "engine" / "games" / self.game
+
     def part(self, name: str) -> str:
         """The name a shared template includes the game's part ``name`` by
         (server/games/templates.py finds it in the layer's folder of ``templates``)."""

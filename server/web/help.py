@@ -25,9 +25,6 @@ from server.web.words import locale
 
 bp = Blueprint("help", __name__)
 
-GAMES = Path(game_engine.__file__).resolve().parents[1] / "games"
-
-
 def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -36,7 +33,10 @@ def notation_path(game_type: str) -> Path | None:
     """The NOTATION.md of a registered game, or None (no such game, or it has none)."""
     if game_type not in game_engine.games():  # also keeps the name out of the file system
         return None
-    path = GAMES / game_type / "NOTATION.md"
+    try:
+        path = presenter(game_type).rules_folder / "NOTATION.md"
+    except UnknownGame:
+        return None
     return path if path.is_file() else None
 
 
@@ -56,7 +56,7 @@ def markdown_html(game_type: str, name: str, shift: int = 0) -> str:
     its headings ``shift`` levels lower (to sit under a page's own heading)."""
     if game_type not in game_engine.games() or name not in ("NOTATION.md", "RULINGS.md"):
         raise LookupError(f"{game_type}/{name}")
-    path = GAMES / game_type / name
+    path = presenter(game_type).rules_folder / name
     return _shifted(str(path), path.stat().st_mtime_ns, shift)
 
 
