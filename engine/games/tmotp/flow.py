@@ -1,20 +1,11 @@
-"""The tables of named steps and continuations the game's call stack runs on."""
-from engine.core.stack import Step
+"""The table of named steps and continuations the game's call stack runs on (engine.core.stack's
+StepTable, as Mr. President's)."""
+from engine.core.stack import Step, StepTable
 
-STEPS: dict = {}
-THEN: dict = {}
-
-
-def step(cls):
-    """Register a Step subclass under its ``name``."""
-    STEPS[cls.name] = cls()
-    return cls
-
-
-def then(fn):
-    """Register a continuation, run when a frame that names it ends."""
-    THEN[fn.__name__] = fn
-    return fn
-
+TABLE = StepTable()
+STEPS = TABLE.steps
+THEN = TABLE.then
+step = TABLE.step
+then = TABLE.continuation
 
 __all__ = ["STEPS", "THEN", "Step", "step", "then"]
