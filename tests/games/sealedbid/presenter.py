@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 TITLE = {"en": "Sealed Bid", "ja": "シールド・ビッド"}
 SEATS = {"en": dict(SEAT_NAMES), "ja": {"east": "東", "west": "西"}}
 WORDS = {
-    "en": {"round": "Round", "prize": "Prize", "player": "Player", "points": "points",
+    "en": {"scores": "Scores", "round": "Round", "prize": "Prize", "player": "Player", "points": "points",
            "cards_left": "cards left", "your_hand": "Your bid cards", "last_bids": "Bids",
            "bid": "Bid %(n)s", "take": "Take the prize", "reclaim": "Take back your bid card",
            "bid_legend": "Your sealed bid", "claim_legend": "The prize you won",
@@ -34,7 +34,7 @@ WORDS = {
            "create": "Create the game", "bad_email": "Give the opponent's email address, "
            "like name@example.org, or leave it empty to invite with a code.",
            "winner": "%(name)s won", "draw": "A draw"},
-    "ja": {"round": "ラウンド", "prize": "賞品", "player": "プレイヤー", "points": "点",
+    "ja": {"scores": "得点", "round": "ラウンド", "prize": "賞品", "player": "プレイヤー", "points": "点",
            "cards_left": "残りのカード", "your_hand": "あなたの入札カード", "last_bids": "入札",
            "bid": "%(n)sを入札", "take": "賞品を取る", "reclaim": "入札カードを手札に戻す",
            "bid_legend": "あなたの伏せた入札", "claim_legend": "獲得した賞品",
