@@ -84,7 +84,8 @@ def test_the_levels_each_game_offers(client):
     r = client.get("/games/bots")
     assert r.status_code == 200
     assert r.get_json()["games"] == {"mrpresident": ["random", "greedy", "strong"],
-                                     "tmotp": ["random", "greedy", "strong"]}
+                                     "tmotp": ["random", "greedy", "strong"],
+                                     "sealedbid": ["random"]}    # a game with no bots of its own
 
 
 def test_refusals_say_what_would_do_and_open_nothing(client, store):
