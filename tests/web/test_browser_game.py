@@ -50,8 +50,11 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
             sign_in(dick, base, "dick@example.org", smtp_catcher)
 
             jack.goto(base + "/")
-            jack.get_by_label("Opponent's email").fill("dick@example.org")
-            jack.get_by_role("button", name="Create the game").click()
+            # The lobby has a form for each game, each named by its heading.
+            new_1960 = jack.get_by_role("form",
+                                        name="New game of 1960: The Making of the President")
+            new_1960.get_by_label("Opponent's email").fill("dick@example.org")
+            new_1960.get_by_role("button", name="Create the game").click()
             gid = int(re.search(r"/games/(\d+)", jack.url).group(1))
             dick.goto(f"{base}/games/{gid}")
             dick.get_by_role("button", name="Take my seat").click()
