@@ -47,8 +47,7 @@ def presenter(game_id: str | None) -> Presenter:
 
 def presenters() -> list[Presenter]:
     """Every registered game's presenter: the built-in games in the order engine/games lists
-    them (``GAMES``: the lobby's order, whose first game is a new-game form's that names
-    none), then any other registered game's, by id."""
+    them (``GAMES``: the lobby's order), then any other registered game's, by id."""
     listed = {game_id: n for n, game_id in enumerate(GAMES)}
     found = []
     for game_id in sorted(game_engine.games(), key=lambda g: (listed.get(g, len(listed)), g)):

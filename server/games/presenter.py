@@ -41,7 +41,7 @@ class Presenter:
 
     # ---- Words ---------------------------------------------------------------------------
     def title(self, loc: str) -> str:
-        """The game's name, short ("1960")."""
+        """The game's name, short, as a list of games names it."""
         raise NotImplementedError
 
     def full_title(self, loc: str) -> str:
