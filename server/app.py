@@ -9,11 +9,12 @@ from flask import Flask, jsonify
 from sqlalchemy.exc import SQLAlchemyError
 
 from server import __version__, config, db
+from server.flask_app import WhistlestopApp
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Return a configured Flask app; test_config overrides the environment."""
-    app = Flask(__name__)
+    app = WhistlestopApp(__name__)
     app.config.from_mapping(config.from_env())
     if test_config:
         app.config.from_mapping(test_config)

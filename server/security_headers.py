@@ -20,14 +20,21 @@ def init_app(app: Flask) -> None:
     app.after_request(_harden)
 
 
+# Set on every response unless the view set its own.
+_DEFAULTS = (("X-Frame-Options", "SAMEORIGIN"), ("Referrer-Policy", "same-origin"),
+             ("X-Content-Type-Options", "nosniff"))
+
+
 def _harden(response: Response) -> Response:
     headers = response.headers
-    headers.setdefault("X-Frame-Options", "SAMEORIGIN")
-    policy = headers.get("Content-Security-Policy")
-    if policy is None:
-        headers["Content-Security-Policy"] = FRAME_ANCESTORS
-    elif "frame-ancestors" not in policy:
-        headers["Content-Security-Policy"] = f"{policy}; {FRAME_ANCESTORS}"
-    headers.setdefault("Referrer-Policy", "same-origin")
-    headers.setdefault("X-Content-Type-Options", "nosniff")
+    present = {key.lower() for key in headers.keys()}  # one pass over the headers
+    if "content-security-policy" not in present:
+        headers.add("Content-Security-Policy", FRAME_ANCESTORS)
+    else:
+        policy = headers["Content-Security-Policy"]
+        if "frame-ancestors" not in policy:
+            headers["Content-Security-Policy"] = f"{policy}; {FRAME_ANCESTORS}"
+    for key, value in _DEFAULTS:
+        if key.lower() not in present:
+            headers.add(key, value)
     return response

@@ -95,7 +95,24 @@ class Machine:
             return [x for x in seats if x not in done]
         return list(seats)
 
+    # Whether ``legal_actions`` keeps its last answer until the next action (``_do``): for a
+    # user that changes the state only by applying actions, as the server does. An order asks
+    # it again and again of one state (to validate, to see a forced choice, to answer).
+    # Off by default: a test that sets up a position by editing ``s`` must see the edit.
+    keeps_legal_actions = False
+
     def legal_actions(self, seat) -> list:
+        if not self.keeps_legal_actions:
+            return self._legal_actions(seat)
+        key = (len(self.s["log"]), seat)
+        kept = self.__dict__.get("_legal_kept")
+        if kept is not None and kept[0] == key:
+            return list(kept[1])
+        legal = self._legal_actions(seat)
+        self._legal_kept = (key, legal)
+        return list(legal)
+
+    def _legal_actions(self, seat) -> list:
         if not self.s["stack"]:
             return []
         f = self.top
@@ -120,6 +137,7 @@ class Machine:
         return sorted((a, w / total) for a, w in zip(actions, weights))
 
     def _do(self, seat, action: str) -> None:
+        self._legal_kept = None
         f = self.top
         step = self.STEPS[f["step"]]
         self.s["log"].append([seat, action])

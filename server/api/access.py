@@ -9,7 +9,8 @@ from sqlmodel import Session
 
 from server.api.problems import Problem, not_found
 from server.models import Game, User
-from server.services import lobby
+from server.services import games, lobby
+from server.services.games import GameRow
 
 
 def visible_game(session: Session, game_id: int, user: User | None) -> Game:
@@ -29,10 +30,21 @@ def playing(session: Session, game_id: int, user: User, asked: str | None = None
     """The game and the caller's seat in it, from one read of its seats: 404 as
     ``visible_game`` for a game the caller may not see, 403 if they have no seat in it (or name
     somebody else's)."""
-    game = session.execute(_GAME_BY_ID, {"game_id": game_id}).scalar_one_or_none()
+    return _seat_in(session, session.execute(_GAME_BY_ID, {"game_id": game_id})
+                    .scalar_one_or_none(), user, asked)
+
+
+def ordering(session: Session, game_id: int, user: User, asked: str | None = None
+             ) -> tuple[GameRow, str]:
+    """``playing`` for an order: the game as a GameRow (games.game_row), which the order
+    service takes as it is."""
+    return _seat_in(session, games.game_row(session, game_id), user, asked)
+
+
+def _seat_in(session: Session, game, user: User, asked: str | None) -> tuple:
     if game is None:
         raise not_found()
-    seats = lobby.seat_holders(session, game_id)
+    seats = lobby.seat_holders(session, game.id)
     if not lobby.may_see(session, game, user, seats):
         raise not_found()
     mine = next((row.seat for row in seats if row.user_id == user.id), None)

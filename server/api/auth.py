@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from functools import wraps
 
 from flask import g, request
+from sqlalchemy.exc import SQLAlchemyError
 
 from server import db
 from server.api.problems import Problem
 from server.models import User
 from server.services import users
+
+log = logging.getLogger("whistlestop.api")
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 REALM = 'Bearer realm="whistlestop"'
@@ -67,12 +71,19 @@ def current_token() -> str:
 
 def record_use(response):
     """After a successful write, record that its token was used (a GET never writes, and a
-    refused request changes nothing, not even this)."""
+    refused request changes nothing, not even this).
+
+    The request's own change is committed by now: if this record cannot be written (the
+    database busy past its timeout), the answer still says what was done, and the use is
+    recorded by the token's next write."""
     token = g.get("token")
     if (token and request.method not in SAFE_METHODS and 200 <= response.status_code < 300
             and users.use_is_stale(g.get("token_last_used"))):
-        with db.session() as session:
-            users.token_used(session, token)
+        try:
+            with db.get_engine().begin() as connection:  # its own short transaction
+                users.token_used(connection, token)
+        except SQLAlchemyError as exc:
+            log.warning("could not record the use of a token: %s", exc)
     return response
 
 

@@ -18,11 +18,9 @@ from server.models import Game
 from server.services import games
 from server.services.games import GameNotFound, OrderResult, StaleStep
 
-# Schema instances are stateless for load() and dump(); building one deep-copies its fields
-# each time (webargs builds one per request from a class).
+# A schema instance is stateless for load(); building one deep-copies its fields each time
+# (webargs builds one per request from a class).
 _ORDER_SCHEMA = schemas.OrderSchema()
-_SEALED_SCHEMA = schemas.OrderSealedSchema()
-_APPLIED_SCHEMA = schemas.OrderAppliedSchema()
 
 blp = Blueprint("orders", __name__, url_prefix="/api/v1/games",
                 description="Orders: answer your decision in the game's action notation.")
@@ -77,10 +75,10 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
     # The token check's read-only transaction goes on: read and apply the rules without the
     # write lock; the order's writes take it (games.submit_order).
     with db.request_session() as session:
-        game, seat = access.playing(session, game_id, user, asked_seat)
+        game, seat = access.ordering(session, game_id, user, asked_seat)
         try:
             games.submit_order(session, game_id, seat, step, actions,
-                               before_commit=before_commit)
+                               before_commit=before_commit, game=game)
         except StaleStep as exc:
             decision = _decision(session, game_id, seat)
             asked = decision["prompt"] or exc.prompt or "nothing is asked of you now."
@@ -113,15 +111,35 @@ def _decision(session: Session, game_id: int, seat: str) -> dict:
 
 def _answer(session: Session, game: Game, seat: str, result: OrderResult) -> tuple[int, dict]:
     """The answer to an accepted order, computed inside its transaction (``game`` is current:
-    the order service updates it in the session)."""
+    the order service updates it in the session).
+
+    Built as the documented schemas (OrderAppliedSchema, OrderSealedSchema) dump it, without
+    running them: every value is already of its field's type but for the engine's texts, which
+    are made plain strings here (a marshmallow dump was a tenth of an order's CPU;
+    tests/server/api/test_order_answer_shape.py holds the two to the same output)."""
     if result.sealed:
-        return 202, _SEALED_SCHEMA.dump({
-            "sealed": True, "your_order": result.applied,
-            "all_committed": result.all_committed, "step": result.step})
-    # Dumped once, by the answer's nested schema (present.decision_body would dump it twice).
-    decision = {"seat": seat, **games.decision_for(session, game, seat, result.state)}
+        return 202, {"sealed": True, "your_order": _texts(result.applied),
+                     "all_committed": bool(result.all_committed), "step": result.step}
+    decision = games.decision_for(session, game, seat, result.state)
     stopped = result.stopped_at is not None
-    return 200, _APPLIED_SCHEMA.dump({
-        "applied": result.applied, "stopped_at": result.stopped_at, "reason": result.reason,
-        "legal_actions": (result.legal or decision["legal_actions"]) if stopped else [],
-        "step": result.step, "status": game.status, "decision": decision})
+    return 200, {
+        "applied": _texts(result.applied), "stopped_at": result.stopped_at,
+        "reason": _text(result.reason),
+        "legal_actions": _texts(result.legal or decision["legal_actions"]) if stopped else [],
+        "step": result.step, "status": game.status,
+        "decision": {"seat": seat, "step": decision["step"], "active": decision["active"],
+                     "prompt": _text(decision["prompt"]),
+                     "legal_actions": _texts(decision["legal_actions"]),
+                     "simultaneous": decision["simultaneous"],
+                     "your_order": None if decision["your_order"] is None
+                     else _texts(decision["your_order"]),
+                     "committed": decision["committed"],
+                     "waiting_for": _texts(decision["waiting_for"])}}
+
+
+def _text(value) -> str | None:
+    return None if value is None else str(value)
+
+
+def _texts(values) -> list[str]:
+    return [str(value) for value in values]

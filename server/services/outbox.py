@@ -124,8 +124,12 @@ def _task_for(row: Written) -> tuple[str, tuple, dict]:
 def publish(name: str, args: tuple, options: dict | None = None) -> None:
     """Publish the task ``name`` with ``args`` (options set to None are left out). A signature
     by name is sent to the broker as it is (``send_task``); in a process that has the tasks
-    registered (a worker, a test) it goes through the task, so that eager mode runs it."""
-    celery.signature(name, args=args).apply_async(**(options or {}))
+    registered (a worker, a test) it goes through the task, so that eager mode runs it.
+
+    The arguments are ids (and a step): their shown form (Celery's ``argsrepr``, for its logs
+    and events) is their plain ``repr``, which spares Celery its guarded one."""
+    celery.signature(name, args=args).apply_async(argsrepr=repr(args), kwargsrepr="{}",
+                                                  **(options or {}))
 
 
 def send(engine: Engine, rows: list[Written]) -> int:

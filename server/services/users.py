@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, delete
+from sqlalchemy import bindparam, delete, or_, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, select
 
@@ -153,12 +154,17 @@ def revoke_tokens(session: Session, user_id: int) -> int:
     return len(rows)
 
 
-def token_used(session: Session, token: str, every_seconds: float = 3600) -> None:
-    """Record that a token was used (at most once per ``every_seconds``; never for a GET)."""
-    row = session.exec(select(ApiToken).where(ApiToken.token_hash == sha256_hex(token))).first()
-    if row is None:
-        return
-    if use_is_stale(row.last_used_at, every_seconds):
-        row.last_used_at = utcnow()
-        session.add(row)
-        session.commit()
+_TOKEN_USED = Raw(update(ApiToken)
+                  .where(ApiToken.token_hash == bindparam("hash_of"),
+                         or_(ApiToken.last_used_at.is_(None),
+                             ApiToken.last_used_at <= bindparam("stale_before")))
+                  .values(last_used_at=bindparam("now")))
+
+
+def token_used(connection: Connection, token: str, every_seconds: float = 3600) -> None:
+    """Record that a token was used (at most once per ``every_seconds``; never for a GET), in
+    the connection's transaction: one UPDATE, which changes nothing when the recorded use is
+    recent or the token is gone."""
+    now = utcnow()
+    _TOKEN_USED.execute(connection, {"hash_of": sha256_hex(token), "now": now,
+                                     "stale_before": now - timedelta(seconds=every_seconds)})

@@ -4,6 +4,8 @@ order whose step was taken meanwhile. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from engine.core import from_dict
 from sqlalchemy import inspect
@@ -22,6 +24,23 @@ def _counts(session, gid) -> tuple[int, int, int]:
                  for model, where in ((LogEntry, (LogEntry.game_id == gid,)),
                                       (Order, (Order.game_id == gid,)),
                                       (OutboxMessage, ())))
+
+
+def _write_lock_taken(engine) -> bool:
+    """Whether another connection would wait for SQLite's write lock now (never on PostgreSQL,
+    which has no database-wide write lock)."""
+    if engine.dialect.name != "sqlite":
+        return False
+    other = sqlite3.connect(engine.url.database, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as exc:
+        assert "locked" in str(exc)
+        return True
+    finally:
+        other.close()
 
 
 def _first_decision(session, gid):
@@ -81,15 +100,21 @@ def test_without_a_rival_the_order_read_without_the_lock_is_applied(session, db_
 def test_end_reading_ends_only_the_read_it_began_and_keeps_what_was_read(session, db_engine):
     gid = svc.create_game(session, "tmotp", {}, SEATS, seed="keep").id
     session.commit()
+    sqlite = db_engine.dialect.name == "sqlite"
     with Session(db_engine) as reader:
         db.reading(reader)
         game = reader.get(Game, gid)
+        assert not _write_lock_taken(db_engine)  # reading holds no lock
         db.end_reading(reader)
-        assert not reader.in_transaction()
+        if sqlite:  # the same connection goes on, now holding the write lock
+            assert reader.in_transaction() and _write_lock_taken(db_engine)
+        else:       # the read transaction is over; the next statement begins a new one
+            assert not reader.in_transaction()
         assert not inspect(game).expired_attributes  # read again by nobody
         assert game.step == 1
         db.end_reading(reader)  # once only: nothing to end now
-        assert not reader.in_transaction()
+        assert reader.in_transaction() is sqlite
+    assert not _write_lock_taken(db_engine)  # closing the session gave it back
     with Session(db_engine) as writer:  # a write transaction is never committed by it
         writer.add(OutboxMessage(kind="probe", payload={}))
         writer.flush()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import timedelta
 
 from sqlmodel import select
 
@@ -129,6 +130,49 @@ def test_token_use_is_recorded_by_successful_writes_only(client, store):
                       .where(ApiToken.token_hash == hashlib.sha256(ann.token.encode())
                              .hexdigest())).one()
     assert used is not None
+
+
+def test_token_use_is_recorded_at_most_once_an_hour(client, store):
+    ann = client.signup("ann@example.org")
+    digest = hashlib.sha256(ann.token.encode()).hexdigest()
+
+    def last_used():
+        with store.session() as s:
+            return s.exec(select(ApiToken.last_used_at)
+                          .where(ApiToken.token_hash == digest)).one()
+
+    assert client.post("/me/tokens", ann).status_code == 201
+    first = last_used()
+    assert first is not None
+    assert client.post("/me/tokens", ann).status_code == 201
+    assert last_used() == first                       # within the hour: not written again
+    with store.session() as s:                        # an hour and more ago
+        row = s.exec(select(ApiToken).where(ApiToken.token_hash == digest)).one()
+        row.last_used_at = first - timedelta(hours=2)
+        s.add(row)
+        s.commit()
+    assert client.post("/me/tokens", ann).status_code == 201
+    assert last_used() > first
+
+
+def test_a_token_use_that_cannot_be_recorded_does_not_turn_a_done_write_into_an_error(
+        client, store, monkeypatch):
+    """The write is committed before its token's use is recorded: a database that refuses
+    the record (busy past its timeout) leaves the answer as it was."""
+    from sqlalchemy.exc import OperationalError
+
+    from server.services import users
+
+    ann = client.signup("ann@example.org")
+
+    def locked(connection, token, every_seconds=3600):
+        raise OperationalError("UPDATE apitoken", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(users, "token_used", locked)
+    made = client.post("/me/tokens", ann)
+    assert made.status_code == 201
+    with store.session() as s:
+        assert len(s.exec(select(ApiToken)).all()) == 2  # the new token is there
 
 
 def test_the_request_session_ends_with_the_request_not_its_app_context(app, client, players):
