@@ -72,7 +72,8 @@ def _serialize_sqlite_writers(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _begin(connection):
         mode = connection.get_execution_options().get("sqlite_begin", "IMMEDIATE")
-        driver = connection.connection.driver_connection  # BEGIN costs SQLite nothing
+        # On the driver: SQLAlchemy's execution around a BEGIN cost more than SQLite's work.
+        driver = connection.connection.driver_connection
         if mode == "IMMEDIATE" and begin_immediate(driver):
             return
         driver.execute(f"BEGIN {mode}")

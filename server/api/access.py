@@ -10,7 +10,6 @@ from sqlmodel import Session
 from server.api.problems import Problem, not_found
 from server.models import Game, User
 from server.services import games, lobby
-from server.services.games import GameRow
 
 
 def visible_game(session: Session, game_id: int, user: User | None) -> Game:
@@ -35,7 +34,7 @@ def playing(session: Session, game_id: int, user: User, asked: str | None = None
 
 
 def ordering(session: Session, game_id: int, user: User, asked: str | None = None
-             ) -> tuple[GameRow, str]:
+             ) -> tuple[games.GameRow, str]:
     """``playing`` for an order: the game as a GameRow (games.game_row), which the order
     service takes as it is."""
     return _seat_in(session, games.game_row(session, game_id), user, asked)

@@ -331,8 +331,7 @@ def _whole_refused(i: int, text: str, reason):
 
 def _submit(session, game_id, seat, step, actions, before_commit=None,
             then=None, now=None, atomic=False, game=None) -> OrderResult:
-    if game is None or game.id != game_id:
-        game = _get_game(session, game_id)
+    game = game if game is not None else _get_game(session, game_id)
     if game.status != "active":
         raise IllegalAction(plain("The game is over.") if game.status == "finished"
                             else plain("The game has not started yet."))

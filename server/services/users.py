@@ -139,7 +139,12 @@ def token_owner(session: Session, token: str) -> tuple[User | None, datetime | N
     return user, last_used
 
 
-def use_is_stale(last_used_at: datetime | None, every_seconds: float = 3600) -> bool:
+# A token's use is recorded at most this often (seconds): a write per request would cost more
+# than the record is worth.
+TOKEN_USE_EVERY = 3600
+
+
+def use_is_stale(last_used_at: datetime | None, every_seconds: float = TOKEN_USE_EVERY) -> bool:
     """Whether a token's last recorded use is older than ``every_seconds`` (or never)."""
     if last_used_at is None:
         return True
@@ -161,7 +166,8 @@ _TOKEN_USED = Raw(update(ApiToken)
                   .values(last_used_at=bindparam("now")))
 
 
-def token_used(connection: Connection, token: str, every_seconds: float = 3600) -> None:
+def token_used(connection: Connection, token: str,
+               every_seconds: float = TOKEN_USE_EVERY) -> None:
     """Record that a token was used (at most once per ``every_seconds``; never for a GET), in
     the connection's transaction: one UPDATE, which changes nothing when the recorded use is
     recent or the token is gone."""

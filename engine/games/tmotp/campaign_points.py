@@ -37,11 +37,9 @@ class Campaigning(Step):
 
     def actions(self, g, f, seat):
         out = ["done"]
-        token = g.s["tokens"][seat]
-        token_zone = STATES[token]["zone"]
-        free = free_travel(g, seat)  # travel_price's, asked once for every state
+        token_zone = STATES[g.s["tokens"][seat]]["zone"]
         for st, info in STATES.items():
-            avail = f["cp"] - (0 if free else travel_cost(token, st))
+            avail = f["cp"] - travel_price(g, seat, st)
             if avail < 0:
                 continue
             if info["zone"] != token_zone and not f.get("moved_free"):
