@@ -38,6 +38,14 @@ class User(SQLModel, table=True):
     # When the owner of ``email`` proved it by opening a link mailed to it (a sign-in link);
     # None: not proven, so the address claims nothing (invited seats, private games).
     email_verified_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    # The IANA name of the zone every time in the user's mails and pages is shown in
+    # (server/i18n/times.py): the browser's at the first sign-in, then the user's choice.
+    time_zone: str = Field(default="UTC", max_length=64,
+                           sa_column_kwargs={"server_default": "UTC"})
+    # The informational mail kinds the user stopped (server/mail/kinds.py: a one-click
+    # unsubscribe on such a mail, or the settings page); needed mails are never in it.
+    muted_kinds: list[str] = Field(default_factory=list,
+                                   sa_column=Column(JSON, nullable=False, server_default="[]"))
 
 
 class ApiToken(SQLModel, table=True):
@@ -102,6 +110,15 @@ class Seat(SQLModel, table=True):
     # How many of the game's notes the seat's mails have shown: the next "your decision" mail
     # tells what changed since.
     notes_mailed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Whether a channel has reached the seat's player (server/services/reach.py): the latest
+    # step a mail accepted by the SMTP server, a webhook's 2xx, a page view or an order reached
+    # them at, when it first did at that step, and by which ("mail", "webhook", "page",
+    # "order"). ``waited_step``: the step whose deadline waited for this seat, unreached (the
+    # other seats were told then, once).
+    reached_step: Optional[int] = None
+    reached_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    reached_by: Optional[str] = Field(default=None, max_length=20)
+    waited_step: Optional[int] = None
 
 
 class StandingOrder(SQLModel, table=True):
@@ -171,6 +188,9 @@ class WebhookSent(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     payload: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     next_at: Optional[datetime] = Field(default=None, sa_type=TZ, index=True)
+    # [game id, seat, step]: the decision whose player a 2xx answer reaches (the post tells
+    # the seat's player of it), or None (server/services/reach.py).
+    reach: Optional[list[Any]] = Field(default=None, sa_column=Column(JSON))
 
 
 class Digest(SQLModel, table=True):

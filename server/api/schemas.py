@@ -8,8 +8,9 @@ import engine.core as engine
 import marshmallow as ma
 from marshmallow import ValidationError, fields, pre_load, validate, validates_schema
 
+from server.i18n import times
 from server.models import aware
-from server.services import display_names, standing
+from server.services import display_names, standing, time_zones
 
 STATUSES = ("open", "active", "finished")
 LOCALE = validate.Regexp(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$",
@@ -35,6 +36,19 @@ class DisplayName(fields.String):
             return display_names.check(name)
         except display_names.NameRefused as refused:
             raise ValidationError(refused.reason) from None
+
+
+class TimeZone(fields.String):
+    """A time zone's IANA name (any case; a city alone, "tokyo", when it names one zone),
+    answered as the database spells it; one it does not have is a 422 saying why
+    (server/services/time_zones.py)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return time_zones.check(text)
+        except time_zones.ZoneRefused as refused:
+            raise ValidationError(str(refused)) from None
 
 
 class StrictBoolean(fields.Boolean):
@@ -78,6 +92,9 @@ class UserSchema(ma.Schema):
     email = fields.String()
     display_name = fields.String()
     locale = fields.String()
+    time_zone = fields.String(metadata={"description": (
+        "The IANA name of the zone the account's mails and pages show times in, with their "
+        "offset (\"Asia/Tokyo\"; \"UTC\" until the first sign-in in a browser sets it)")})
     created_at = UTCDateTime()
     email_verified = fields.Function(
         lambda user: getattr(user, "email_verified_at", None) is not None,
@@ -98,6 +115,15 @@ class SignupSchema(ma.Schema):
         if isinstance(data, dict):
             return {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
         return data
+
+
+class UserChangeSchema(ma.Schema):
+    """The account settings PATCH /me changes: those sent, the others kept."""
+    time_zone = TimeZone(required=True, validate=validate.Length(min=1, max=times.MAX_LENGTH),
+                         metadata={"description": (
+                             "The IANA name of a time zone, like Asia/Tokyo, Europe/Madrid or "
+                             "UTC (any case; a city alone when it names one zone)"),
+                             "example": "Asia/Tokyo"})
 
 
 class SignupAcceptedSchema(ma.Schema):

@@ -1,4 +1,4 @@
-"""Users: sign up, who am I, a new token."""
+"""Users: sign up, who am I (and my time zone), a new token."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from sqlalchemy.exc import IntegrityError
 from server import db, rate_limits
 from server.api import auth, schemas
 from server.api.problems import Problem
-from server.services import sign_in, users
+from server.models import User
+from server.services import sign_in, time_zones, users
 
 TOKENS_PAGE = "/me/tokens"      # the web page that makes, lists and revokes API tokens
 
@@ -66,6 +67,26 @@ def sign_up(data):
 def me():
     """The account the token belongs to."""
     return auth.current_user()
+
+
+@blp.route("/me", methods=["PATCH"])
+@auth.required
+@blp.arguments(schemas.UserChangeSchema, example={"time_zone": "Asia/Tokyo"})
+@blp.response(200, schemas.UserSchema)
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def change_me(data):
+    """Change your account's time zone (``time_zone``): every time in your mails and pages is
+    shown in it, with its offset. A name the time zone database does not have is refused
+    (422, saying why), changing nothing."""
+    caller = auth.current_user()
+    with db.session() as session:
+        user = session.get(User, caller.id)
+        time_zones.change(session, user, data["time_zone"])
+        session.commit()
+        session.refresh(user)
+        session.expunge(user)
+        return user
 
 
 @blp.route("/me/tokens", methods=["POST"])

@@ -76,17 +76,13 @@ class Presenter:
     # The shared mail templates (templates/email) include the game's parts by the names
     # ``mail_parts`` gives, and show what the methods below return.
 
-    # The legal orders a mail lists at most by default (an allocation of support can have
-    # hundreds): the rest are on the game page.
-    max_listed: int = 20
-
     def mail_parts(self) -> dict[str, str]:
         """The names of the game's mail parts (templates/games/<game>/email/<part>.txt|.html|
         .css), without their suffix: "summary" (the game as a seat's view shows it, from the
         context's ``summary``), "texts" (macros of the game's own sentences in the shared mails:
         ``simultaneous()``, ``sealed(order)``, ``revealed(name, step)``, ``safe_default()``,
         ``started(name, seat, opponents, variant)``, ``invited(host, seat, variant)``, and
-        ``pairs(pairs)`` if ``choices`` gives pairs) and "style" (the CSS of its parts'
+        ``pairs(pairs)`` if ``mail_choices`` gives pairs) and "style" (the CSS of its parts'
         classes)."""
         return {name: self.part(name) for name in ("summary", "texts", "style")}
 
@@ -102,14 +98,28 @@ class Presenter:
         no variants to name."""
         return None
 
-    def choices(self, legal: list[str]) -> dict:
-        """Which of a decision's legal orders a mail lists (each with its signed link):
-        {"listed": those orders, "more": how many others only the game page lists, "pairs":
-        None, or what the texts' ``pairs(pairs)`` explains by the notation instead of listing
-        it}. By default the first ``max_listed``."""
-        legal = list(legal)
-        return {"listed": legal[:self.max_listed],
-                "more": max(0, len(legal) - self.max_listed), "pairs": None}
+    def mail_choices(self, view: dict, loc: str) -> dict:
+        """Every legal order of ``view`` (its ``legal_actions``) as a decision mail lists it,
+        each named in ``loc``'s words, never cut at a count: {"groups": [{"heading": a card's
+        or a kind's name or None, "facts": a line of the card's facts or None, "text": the card's
+        own text (its event) or None, "note": a line or None, "options": [{"action", "label"}] (each gets its signed link), "ranges":
+        [{"label", "verb", "object", "most", "example"}] (the orders ``verb object n`` for n
+        from 1 to ``most``, written in a reply or planned on the game page's form), "pick":
+        None or {"verb", "cards": [{"id", "label"}], "sizes", "example", "label"} (the orders
+        naming several of ``cards`` at once, as many as one of ``sizes``)}], "suffixes": [{"suffix",
+        "label"}] (words any listed order may end with, such as 1960's ``preempt``), "pairs":
+        None or what the texts' ``pairs(pairs)`` explains by the notation}. By default each order
+        as written, in one group: a game names its orders in words by giving its own."""
+        return {"groups": [{"heading": None, "facts": None, "note": None, "ranges": [],
+                            "pick": None, "text": None,
+                            "options": [{"action": a, "label": a}
+                                        for a in view["legal_actions"]]}],
+                "suffixes": [], "pairs": None}
+
+    def hand_names(self, view: dict, loc: str) -> list[str]:
+        """The seat's own hand in ``view`` as a mail names it, a card each, in ``loc``'s words
+        (the digest shows it beside the choices); by default none (a game without hands)."""
+        return []
 
     def rule_texts(self) -> dict[str, str]:
         """The rules of the game's standing orders (AutoOrder.rule of an order one gave,

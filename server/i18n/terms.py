@@ -4,9 +4,12 @@ from the game's presenter (``english_terms``, from its engine's data); Japanese 
 `server/translations/terms.<locale>.json`, where every entry cites its rulebook line, or says
 why none prints it. A word the file does not hold keeps its English.
 
-Card names: a card takes the translated rulebook's name only where that rulebook names the card
-itself in its own language (in quotes beside the English title, or as a heading); every other card
-keeps its English name, because the printed cards are English. See server/translations/README.md.
+Card names: the ``cards`` section of a terms file holds only the names a translated rulebook
+prints for a card itself (in quotes beside the English title, or as a heading), each with its
+line. A game whose cards are all translated, names and event texts in the rulebook's words, keeps
+them in a file of its own under server/translations that its presenter lays over this table,
+keeping the rulebook's names; a game without one keeps the names printed on its cards. See
+server/translations/README.md.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 - **Message-ID** is derived from the outbox row and the recipient's seat, so a mail sent again
   after a crash carries the same id and mail systems recognize it as the same message.
 - **One thread per game and player**: every mail about a game to one seat names the same thread
-  root in In-Reply-To and References and has the same subject.
+  root in In-Reply-To and References and has the same subject; the answer to an order by
+  reply names the player's own mail instead in In-Reply-To (and after the root in References),
+  so that mail programs show it under that reply.
 - **Auto-Submitted: auto-generated** (RFC 3834), so well-behaved autoresponders do not answer,
   and X-Auto-Response-Suppress for Exchange; **List-Unsubscribe** (RFC 2369) with one-click
   (RFC 8058) leads to the notification preferences.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import binascii
 import hashlib
+import re
 from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
@@ -33,6 +36,7 @@ from email.utils import format_datetime, formataddr
 from server.mail.render import Rendered
 
 MAX_LINE = 998  # octets in a line of a 7bit body (RFC 5322 2.1.1)
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # a msg-id's printable ASCII, but "<" and ">"
 
 
 class _Policy(Compat32):
@@ -72,16 +76,21 @@ def thread_id(game_id: int, seat: str, domain: str, tag: str) -> str:
 
 def build(rendered: Rendered, *, to: str, sender: str, sender_name: str, msg_id: str,
           thread: str | None, reply_to: str | None, unsubscribe_url: str | None,
-          unsubscribe_mailto: str | None, list_id: str, date, eight_bit: bool = False) -> Message:
+          unsubscribe_mailto: str | None, list_id: str, date, eight_bit: bool = False,
+          answers: str | None = None) -> Message:
+    """``thread``: the root of the game's thread for the seat; ``answers``: the Message-ID of the
+    player's own mail this one answers (an order by reply), which it threads under."""
     msg = MIMEMultipart("alternative", policy=POLICY)
     msg["Subject"] = _header(rendered.subject)
     msg["From"] = formataddr((sender_name, sender))
     msg["To"] = to
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = msg_id
-    if thread:
-        msg["In-Reply-To"] = thread
-        msg["References"] = thread
+    if answers and not _MESSAGE_ID.fullmatch(answers):
+        answers = None  # read from a sender's header: only a well-formed, short id is echoed
+    if thread or answers:
+        msg["In-Reply-To"] = answers or thread
+        msg["References"] = " ".join(filter(None, (thread, answers)))
     if reply_to:
         msg["Reply-To"] = reply_to
     msg["Auto-Submitted"] = "auto-generated"

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Callable, Iterable
 
-from babel.dates import (format_date, format_datetime, get_date_format, get_datetime_format,
-                         get_time_format)
+from babel.dates import format_date
 
 from server.catalogue import N_
 from server.games import presenter
-from server.i18n import game_text
+from server.i18n import game_text, times
 from server.i18n import gettext, supported
+from server.mail.kinds import INFORMATIONAL
 
 # Which statuses of an order by reply were taken (order_received); any other status is a
 # refusal (order_refused: stale, malformed, illegal, over, empty, ...).
@@ -44,7 +44,12 @@ class Links:
         return f"{self.base_url}/games/{game_id}"
 
     def replay(self, game_id: int) -> str:
-        return f"{self.base_url}/api/v1/games/{game_id}/log"
+        """The replay page of a finished game (public, like its result)."""
+        return f"{self.base_url}/games/{game_id}/replay"
+
+    def result(self, game_id: int) -> str:
+        """The printable result page of a finished game."""
+        return f"{self.base_url}/games/{game_id}/result"
 
     def preferences(self) -> str:
         return f"{self.base_url}/me/mail"
@@ -74,12 +79,26 @@ def summary(view: dict, seat: str | None, notes_seen: int, locale: str) -> dict:
     return presenter(view["game"]).summary(view, seat, notes_seen, locale)
 
 
-def _choices(legal: list[str], game_type: str, url: Callable[[str], str] | None) -> dict:
-    """The orders a mail lists (each with its signed link, if any), how many more are on the
-    game page, and the orders the game explains by their notation instead (``pairs``)."""
-    found = presenter(game_type).choices(legal)
-    return {"choices": [{"action": a, "url": url(a) if url else None} for a in found["listed"]],
-            "more": found["more"], "pairs": found["pairs"]}
+def _choices(view: dict, locale: str, url: Callable[[str], str] | None,
+             form_url: str | None = None) -> dict:
+    """Every legal order of the seat's ``view`` in the recipient's words, grouped as the game's
+    presenter lists them (``mail_choices``), each listed order with its signed link, if any;
+    ``form_url``: the game page's decision form, where what a mail cannot list one by one (a
+    range of numbers per state, several cards at once) is planned."""
+    found = presenter(view["game"]).mail_choices(view, locale)
+    groups = [{**group, "options": [{**option, "url": url(option["action"]) if url else None}
+                                    for option in group["options"]]}
+              for group in found["groups"]]
+    return {"groups": groups, "suffixes": found["suffixes"], "pairs": found["pairs"],
+            "parts": presenter(view["game"]).mail_parts(), "form_url": form_url,
+            "linked": url is not None and any(g["options"] for g in groups),
+            "any": any(g["options"] or g["ranges"] or g["pick"] for g in groups)
+            or bool(found["pairs"])}
+
+
+def _hand(view: dict | None, locale: str) -> list[str]:
+    """The seat's own hand in the recipient's words (none without its view)."""
+    return presenter(view["game"]).hand_names(view, locale) if view else []
 
 
 def rule_text(source: str, rule: str | None, locale: str, game_type: str) -> str:
@@ -98,40 +117,49 @@ def described(rows: Iterable[dict], locale: str, game_type: str) -> list[dict]:
             for row in rows]
 
 
-def when(moment: datetime, locale: str) -> str:
-    """A moment as a date and time in UTC, written the locale's way (Babel): the locale's long
-    date and short time, joined as the locale joins them, and "UTC"."""
-    loc = supported(locale)
-    pattern = (get_datetime_format("long", locale=loc)
-               .replace("{1}", get_date_format("long", locale=loc).pattern)
-               .replace("{0}", get_time_format("short", locale=loc).pattern + " z"))
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-    return format_datetime(moment, pattern, tzinfo=timezone.utc, locale=loc)
+def when(moment: datetime, locale: str, time_zone: str = times.DEFAULT_ZONE) -> str:
+    """A moment in the recipient's zone (User.time_zone) with its offset, written the locale's
+    way (server/i18n/times.py): the locale's long date and short time, joined as the locale
+    joins them, and the offset ("UTC+09:00"; "UTC" for UTC itself)."""
+    return times.moment(moment, locale, time_zone)
 
 
-def deadline(moment: datetime | None, now: datetime, locale: str) -> dict | None:
-    """{"when": the date and time, "hours": whole hours left (0 when less than one)}."""
+def deadline(moment: datetime | None, now: datetime, locale: str,
+             time_zone: str = times.DEFAULT_ZONE) -> dict | None:
+    """{"when": the date and time in the recipient's zone with its offset, "short": its
+    weekday and time, with the date when not within six days and no offset (for "your time"),
+    "hours": whole hours left (0 when less than one)}."""
     if moment is None:
         return None
     moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
     now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
     left = (moment - now).total_seconds()
-    return {"when": when(moment, locale), "hours": max(0, round(left / 3600))}
+    return {"when": when(moment, locale, time_zone),
+            "short": times.short(moment, locale, time_zone, now),
+            "hours": max(0, round(left / 3600))}
 
 
 def your_decision(game_id: int, seat: str, step: int, view: dict, player_name: str,
                   locale: str, links: Links, notes_seen: int = 0,
                   choice_url: Callable[[str], str] | None = None,
-                  auto_orders: Iterable[dict] = (), preferences_url: str | None = None) -> dict:
+                  auto_orders: Iterable[dict] = (), preferences_url: str | None = None,
+                  deadline_at: datetime | None = None, now: datetime | None = None,
+                  time_zone: str = times.DEFAULT_ZONE) -> dict:
     """``choice_url(action)``: the signed link that commits the action (after a confirmation
     page), or None when the mail carries none. ``auto_orders``: [{"actions", "source",
-    "rule"}], what the server did for the seat without asking since its last mail."""
+    "rule"}], what the server did for the seat without asking since its last mail.
+    ``deadline_at``: when the decision's time runs out (the preview line says it).
+    ``time_zone``: the recipient's (User.time_zone), which every time of the mail is in."""
     legal = list(view["legal_actions"])
     game_type = view["game"]
+    prompt = game_text.text(_prompt(view), locale, game_type)
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
-            "step": step, "prompt": game_text.text(_prompt(view), locale, game_type),
+            "step": step, "prompt": prompt, "headline": headline(prompt),
+            "deadline": deadline(deadline_at, now or datetime.now(timezone.utc), locale,
+                                 time_zone),
             "legal_actions": legal,
-            **_choices(legal, game_type, choice_url),
+            "choices": _choices(view, locale, choice_url,
+                                f"{links.game(game_id)}#decision-h"),
             "simultaneous": len(view.get("active", [])) > 1,
             "summary": summary(view, seat, notes_seen, locale),
             "notation_url": links.notation(game_type),
@@ -142,14 +170,15 @@ def reminder(game_id: int, seat: str, step: int, view: dict, player_name: str, l
              links: Links, deadline_at: datetime | None, now: datetime, number: int, of: int,
              fallback: dict, notes_seen: int = 0,
              choice_url: Callable[[str], str] | None = None, auto_orders: Iterable[dict] = (),
-             preferences_url: str | None = None) -> dict:
+             preferences_url: str | None = None, time_zone: str = times.DEFAULT_ZONE) -> dict:
     """Reminder ``number`` of ``of`` of the decision at ``step``, still the seat's, before
     ``deadline_at``. ``fallback``: what happens when the deadline passes, {"source": "forfeit"
     | "filed" | "default", "actions": [order lines]} (the filed default order's lines, or the
     safe default's action)."""
     return {**your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
-                            choice_url, auto_orders, preferences_url),
-            "number": number, "of": of, "deadline": deadline(deadline_at, now, locale),
+                            choice_url, auto_orders, preferences_url, time_zone=time_zone),
+            "number": number, "of": of,
+            "deadline": deadline(deadline_at, now, locale, time_zone),
             "fallback": {"source": fallback["source"],
                          "actions": list(fallback.get("actions") or [])}}
 
@@ -159,19 +188,21 @@ def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, playe
                     step: int, asked: bool, notes_seen: int = 0,
                     choice_url: Callable[[str], str] | None = None,
                     auto_orders: Iterable[dict] = (), deadline_at: datetime | None = None,
-                    now: datetime | None = None, preferences_url: str | None = None) -> dict:
+                    now: datetime | None = None, preferences_url: str | None = None,
+                    time_zone: str = times.DEFAULT_ZONE) -> dict:
     """The deadline of the decision at ``passed_step`` passed: the server applied ``actions``
     for the seat (``source`` "filed" | "default") or the seat forfeited ("forfeit"). Then the
     decision the seat has now (at ``step``, with its deadline) if ``asked``, else the game."""
     if not asked:
         view = {**view, "legal_actions": []}
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
-                             choice_url if asked else None, auto_orders, preferences_url)
+                             choice_url if asked else None, auto_orders, preferences_url,
+                             time_zone=time_zone)
     return {**decision, "passed_step": passed_step, "actions": list(actions), "source": source,
             "rule": rule, "rule_text": rule_text(source, rule, locale, view["game"]),
             "asked": asked,
-            "deadline": (deadline(deadline_at, now or datetime.now(timezone.utc), locale)
-                         if asked else None)}
+            "deadline": (deadline(deadline_at, now or datetime.now(timezone.utc), locale,
+                                  time_zone) if asked else None)}
 
 
 def step_resolved(game_id: int, seat: str, step: int, view: dict, player_name: str,
@@ -185,11 +216,13 @@ def step_resolved(game_id: int, seat: str, step: int, view: dict, player_name: s
 
 
 def digest(player_name: str, day: str, waiting: Iterable[dict], locale: str, links: Links,
-           now: datetime, preferences_url: str | None = None) -> dict:
+           now: datetime, preferences_url: str | None = None,
+           time_zone: str = times.DEFAULT_ZONE) -> dict:
     """The daily list of the user's games waiting for a decision. ``waiting``: one entry per
     game and seat asked, {"game_id", "game" (its type), "seat", "step", "prompt",
-    "legal_actions", "deadline_at", "choice_url" (the signed link of an action, or None)},
-    from the seat's own view. ``game_type`` and ``game_title``: the one type of every game
+    "legal_actions", "deadline_at", "choice_url" (the signed link of an action, or None), "view"
+    (the seat's own view, which names the choices and shows the hand; by default one of just
+    the game and its legal actions)}. ``game_type`` and ``game_title``: the one type of every game
     listed and its title, or None when they are of several (the subject names the game when it
     can)."""
     games = []
@@ -200,8 +233,13 @@ def digest(player_name: str, day: str, waiting: Iterable[dict], locale: str, lin
             "game_id": entry["game_id"], "game_type": game_type, "parts": shown.mail_parts(),
             "seat_name": shown.seat_names(locale).get(entry["seat"], entry["seat"]),
             "step": entry["step"], "prompt": game_text.text(entry["prompt"], locale, game_type),
-            **_choices(entry["legal_actions"], game_type, entry.get("choice_url")),
-            "deadline": deadline(entry.get("deadline_at"), now, locale),
+            "headline": headline(game_text.text(entry["prompt"], locale, game_type)),
+            "choices": _choices(entry.get("view") or {
+                "game": game_type, "seat": entry["seat"],
+                "legal_actions": entry["legal_actions"]}, locale, entry.get("choice_url"),
+                f"{links.game(entry['game_id'])}#decision-h"),
+            "hand": _hand(entry.get("view"), locale),
+            "deadline": deadline(entry.get("deadline_at"), now, locale, time_zone),
             "game_url": links.game(entry["game_id"])})
     types = {g["game_type"] for g in games}
     game_type = types.pop() if len(types) == 1 else None
@@ -236,6 +274,7 @@ def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, s
             "result_text": game_text.text(result.get("reason_message") or result.get("reason")
                                           or result.get("text") or "", locale, view["game"]),
             "seed": seed, "seed_hash": seed_hash, "replay_url": links.replay(game_id),
+            "result_url": links.result(game_id),
             "summary": summary(view, seat, len(view.get("notes", [])), locale)}
 
 
@@ -268,22 +307,39 @@ def order_kind(status: str) -> str:
 def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: str,
                  links: Links, answer: dict, step: int, notes_seen: int = 0,
                  choice_url: Callable[[str], str] | None = None,
-                 preferences_url: str | None = None) -> dict:
+                 preferences_url: str | None = None,
+                 time_zone: str = times.DEFAULT_ZONE) -> dict:
     """The answer to an order by reply, for either template (``order_kind``): ``answer`` holds
     the lines read, the status (applied, sealed, stale, illegal, malformed, over, empty), what
-    was applied, the reason and the legal orders; then the seat's decision now (``step``), as a
-    decision mail shows it."""
+    was applied, the reason and the legal orders, and the time zone a ``timezone`` line set
+    (``time_zone``); then the seat's decision now (``step``), as a decision mail shows it."""
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
-                             choice_url, preferences_url=preferences_url)
-    legal = presenter(view["game"]).choices(answer.get("legal", []))
+                             choice_url, preferences_url=preferences_url, time_zone=time_zone)
+    zone_set = answer.get("time_zone")
+    legal = _choices({**view, "legal_actions": list(answer.get("legal", []))}, locale, None)
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
             "applied": list(answer.get("applied", [])),
             "reason": game_text.text(answer.get("reason"), locale, view["game"]),
-            "legal": legal["listed"], "legal_more": legal["more"], "legal_pairs": legal["pairs"],
+            "legal": legal,
             "standing": list(answer.get("standing") or []),
+            "ignored": list(answer.get("ignored") or []),  # a sealed step's lines not read
+            "time_zone_set": {"name": zone_set, "now": times.moment(
+                datetime.now(timezone.utc), locale, zone_set)} if zone_set else None,
             "answered_step": answer.get("answered_step"),
             "prompt": game_text.text(_prompt(view), locale, view["game"])
             if view["legal_actions"] else None}
+
+
+HEADLINE = 60  # characters of a prompt's head the preview line shows at most
+
+
+def headline(prompt: str) -> str:
+    """What a decision asks, short, for the preview line: the prompt's head before its first
+    colon ("Turn 1, Activity Phase 1: play a card ..."), else its start."""
+    head = prompt.replace("：", ":").split(":", 1)[0].strip()
+    if len(head) <= HEADLINE and head != prompt.strip():
+        return head
+    return prompt if len(prompt) <= HEADLINE else prompt[:HEADLINE - 1].rstrip() + "…"
 
 
 def _prompt(view: dict):
@@ -323,4 +379,32 @@ def reply_unknown(player_name: str, address: str, locale: str, links: Links,
                   preferences_url: str | None = None) -> dict:
     return {"player_name": player_name, "address": address, "locale": locale,
             "game_url": links.base_url,
+            "preferences_url": preferences_url or links.preferences()}
+
+
+def not_reached(game_id: int, seat: str, player_name: str, locale: str, links: Links,
+                preferences_url: str | None = None, *, game_type: str, waited_seat: str,
+                waited_name: str, deadline_at: datetime | None, grace_hours: int,
+                time_zone: str = times.DEFAULT_ZONE) -> dict:
+    """The deadline of a decision passed while no channel had reached the player of
+    ``waited_seat`` since it opened (services/reach.py): it waits; once they are reached they
+    have at least ``grace_hours`` (services/deadlines.py)."""
+    names = presenter(game_type).seat_names(locale)
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
+            "waited_seat": names.get(waited_seat, waited_seat), "waited_name": waited_name,
+            "deadline": when(deadline_at, locale, time_zone) if deadline_at else "",
+            "grace_hours": grace_hours}
+
+
+def unsubscribed(player_name: str, change: str, kind: str | None, mail_mode: str,
+                 muted: Iterable[str], locale: str, links: Links,
+                 preferences_url: str | None = None) -> dict:
+    """What a one-click unsubscribe changed (services/preferences.one_click: "digest", "news"
+    or "kind", the kind of the mail it came in), what the player gets now (``mail_mode``, the
+    informational kinds stopped, ``muted``) and where to undo it (the settings, signed in)."""
+    return {"player_name": player_name, "locale": locale, "change": change,
+            "kind_name": gettext(INFORMATIONAL[kind], locale) if kind in INFORMATIONAL else "",
+            "mail_mode": mail_mode,
+            "muted": [gettext(INFORMATIONAL[k], locale) for k in INFORMATIONAL if k in muted],
+            "game_url": links.base_url, "settings_url": f"{links.base_url}/me/mail",
             "preferences_url": preferences_url or links.preferences()}

@@ -34,7 +34,7 @@ from server import db
 from server.mail import compose, recipients, render, smtp, webhook_queue, webhooks
 from server.mail.recipients import Envelope, MailSettings
 from server.models import AutoOrder, MailSent, OutboxMessage, Seat, aware, utcnow
-from server.services import links, outbox
+from server.services import links, outbox, reach
 
 log = logging.getLogger("whistlestop.mail")
 
@@ -112,13 +112,23 @@ def _message(message_id: int, envelope: Envelope, settings: MailSettings, tag: s
         rendered, to=envelope.address, sender=settings.sender,
         sender_name=settings.sender_name,
         msg_id=_msgid(message_id, envelope.recipient, settings, tag),
-        thread=thread, reply_to=recipients.reply_to(settings, envelope),
-        unsubscribe_url=(links.preferences_url(settings.secret, settings.base_url,
-                                               envelope.user_id, message_id)
-                         if envelope.user_id is not None else settings.links.preferences()),
+        thread=thread, answers=envelope.answers,
+        reply_to=recipients.reply_to(settings, envelope),
+        unsubscribe_url=_unsubscribe_url(message_id, envelope, settings),
         unsubscribe_mailto=None,
         list_id=f"Whistlestop games <games.{settings.domain}>", date=utcnow(),
         eight_bit=eight_bit)
+
+
+def _unsubscribe_url(message_id: int, envelope: Envelope, settings: MailSettings) -> str | None:
+    """The List-Unsubscribe (one-click) address of a mail: its own settings link. None for the
+    confirmation of an unsubscribe: a one-click on it could only confirm again."""
+    if envelope.kind == "unsubscribed":
+        return None
+    if envelope.user_id is None:
+        return settings.links.preferences()
+    return links.preferences_url(settings.secret, settings.base_url, envelope.user_id,
+                                 message_id)
 
 
 def _safe(recipient: str) -> str:
@@ -219,10 +229,14 @@ def _settle(engine: Engine, message_id: int, done: list[Outcome],
     """In one transaction: record each mail sent or refused (and, for a mail sent and each
     notification ``told`` on webhooks only, the notes and automatic orders it told of), give
     back the claims of ``release``, queue the webhook ``posts``, and mark the row consumed if
-    ``consumed``."""
+    ``consumed``. A mail the SMTP server took has reached its reader for the decisions it tells
+    of (services/reach.py)."""
     now = utcnow()
-    sent = [e for e, status, _error in done if status == "sent"] + list(told)
+    mailed = [e for e, status, _error in done if status == "sent"]
+    sent = mailed + list(told)
     with engine.begin() as connection:
+        for game_id, seat, step in sorted({d for e in mailed for d in e.decisions}):
+            reach.record(connection, game_id, seat, step, "mail", now)
         if done:
             connection.execute(_RECORD, [dict(o=message_id, r=e.recipient, status=status,
                                               error=error, at=now)

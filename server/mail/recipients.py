@@ -16,6 +16,7 @@ them, and delivery marks them mailed with the mail.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, NamedTuple
 
 import engine.core as game_engine
@@ -23,9 +24,9 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from server import i18n
-from server.mail import contexts, reply_address
+from server.mail import contexts, kinds, reply_address
 from server.models import AutoOrder, Game, OutboxMessage, Seat, User, Webhook, utcnow
-from server.services import display_names, games, links, sign_in, standing, users
+from server.services import display_names, games, links, reach, sign_in, standing, users
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,18 @@ class Envelope:
     step: int | None = None  # the step the mail asks about, if it asks the seat to decide
     auto_orders: tuple[int, ...] = ()  # AutoOrder ids the mail tells of (marked mailed when sent)
     mail: bool = True  # False: the user wants no such mail; only their webhooks get it
+    answers: str | None = None  # the Message-ID of the player's mail this one answers
+    # The decisions (game id, seat, step) the mail tells its reader of beyond its own ``step``
+    # (a digest's games): sent, it has reached their player (services/reach.py).
+    reaches: tuple[tuple[int, str, int], ...] = ()
+
+    @property
+    def decisions(self) -> tuple[tuple[int, str, int], ...]:
+        """The decisions whose player this mail reaches once the SMTP server takes it (or a
+        webhook answers its post): the one it asks about, and ``reaches``."""
+        own = ((self.game_id, self.seat, self.step),) if (
+            self.step is not None and self.game_id is not None and self.seat) else ()
+        return own + self.reaches
 
 
 def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> list[Envelope]:
@@ -71,8 +84,9 @@ def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> l
     mails, and those only the user's webhooks get (``mail`` False: a user may want no mail,
     or only the digest, and still every notification on a Discord or Slack channel)."""
     build = _BUILDERS.get(row.kind)
+    payload = {**row.payload, "outbox_id": row.id} if row.kind in _BY_ROW else row.payload
     found = [_with_settings_link(e, settings, row.id)
-             for e in (build(session, row.payload, settings) if build else [])]
+             for e in (build(session, payload, settings) if build else [])]
     return [e if e.user_id is None or _wants(session.get(User, e.user_id), e.kind)
             else replace(e, mail=False) for e in found]
 
@@ -111,7 +125,7 @@ def _seat_and_user(session: Session, game_id: int, seat: str) -> tuple[Seat | No
 # Mails about the account itself (a credential, an order refused for its safety, a webhook
 # turned off): sent to the account's address whatever its mail setting, and never posted to a
 # webhook (a channel others may read).
-PRIVATE = ("sign_in", "reply_foreign", "webhook_disabled")
+PRIVATE = ("sign_in", "reply_foreign", "webhook_disabled", "unsubscribed")
 
 # Mails a digest reader does not get one by one: the digest lists the games waiting instead.
 PER_DECISION = ("your_decision", "step_resolved")
@@ -129,10 +143,13 @@ def _wants(user: User, kind: str) -> bool:
     """Whether the user's preference lets this kind of mail through: "none" stops every mail
     about games, "digest" the per-decision ones (the digest lists them instead); the digest
     itself goes only to those who chose it. Reminders and passed deadlines reach "every" and
-    "digest" readers alike: a deadline may fall between two digests."""
+    "digest" readers alike: a deadline may fall between two digests. An informational kind the
+    user stopped (``User.muted_kinds``, server/mail/kinds.py) does not come."""
     if kind in PRIVATE:
         return True  # asked for by the user, now
     if user.mail_mode == "none":
+        return False
+    if kinds.informational(kind) and kind in (user.muted_kinds or ()):
         return False
     if kind == "digest":
         return user.mail_mode == "digest"
@@ -191,7 +208,7 @@ class _Asked(NamedTuple):
         return make(game.id, seat, self.step, self.view, _name(user), user.locale,
                     settings.links, *middle, notes_seen=self.seat.notes_mailed,
                     choice_url=_choice_url(settings, game, seat, self.step, user, self.notes),
-                    auto_orders=_told(self.auto))
+                    auto_orders=_told(self.auto), time_zone=user.time_zone)
 
     def envelope(self, kind: str, context: dict) -> Envelope:
         seat, user = self.seat.seat, self.user
@@ -222,7 +239,8 @@ def _your_decision(session, payload, settings) -> list[Envelope]:
     asked = _asked(session, payload, "your_decision")
     if asked is None:
         return []
-    return [asked.envelope("your_decision", asked.context(contexts.your_decision, settings))]
+    make = partial(contexts.your_decision, deadline_at=asked.game.deadline_at, now=utcnow())
+    return [asked.envelope("your_decision", asked.context(make, settings))]
 
 
 def _fallback(session: Session, game: Game, seat: str, state) -> dict:
@@ -275,7 +293,8 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
         game.step, asked, notes_seen=seat.notes_mailed,
         choice_url=(_choice_url(settings, game, seat_name, game.step, user, notes)
                     if asked else None),
-        auto_orders=_told(others), deadline_at=game.deadline_at, now=utcnow())
+        auto_orders=_told(others), deadline_at=game.deadline_at, now=utcnow(),
+        time_zone=user.time_zone)
     return [Envelope(seat_name, user.email, user.locale, "deadline_passed", context, game.id,
                      seat_name, user.id, notes_shown=notes, step=game.step if asked else None,
                      auto_orders=tuple(a.id for a in auto))]
@@ -283,16 +302,20 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
 
 def _step_resolved(session, payload, settings) -> list[Envelope]:
     """A simultaneous step was resolved (Campaign Strategy or Debate cards revealed): what
-    changed, to every seat not asked anything now (a seat that is asked gets a decision mail,
-    which says what changed)."""
+    changed, to every seat not asked anything now. A seat that is asked gets a decision mail,
+    which says what changed; so does a seat whose next decision mail is already written (it
+    was asked since: the "nothing is asked of you now" mail would arrive just before it). The
+    row waits ``outbox.COALESCE_SECONDS`` before it is sent, so that a quick next decision (a
+    bot's answer, a fast opponent) is written by then."""
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "active" or not game.state:
         return []
     state = _state(game)
     found = []
+    decided = _decisions_written_after(session, game.id, payload.get("outbox_id"))
     for seat, user in _seated(session, game.id):
         if not _reaches(session, user, "step_resolved") or \
-                games.your_move(session, game, seat.seat):
+                games.your_move(session, game, seat.seat) or seat.seat in decided:
             continue
         view = games.seat_view(session, game, seat.seat, state)
         notes = len(view.get("notes", []))
@@ -304,6 +327,16 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
                               game.id, seat.seat, user.id, notes_shown=notes,
                               auto_orders=tuple(a.id for a in auto)))
     return found
+
+
+def _decisions_written_after(session: Session, game_id: int, outbox_id: int | None) -> set[str]:
+    """The seats of ``game_id`` whose decision mail was written (outbox) after row
+    ``outbox_id``."""
+    if outbox_id is None:
+        return set()
+    rows = session.exec(select(OutboxMessage.payload).where(
+        OutboxMessage.kind == "your_decision", OutboxMessage.id > outbox_id)).all()
+    return {p["seat"] for p in rows if p.get("game_id") == game_id}
 
 
 def _digest(session, payload, settings) -> list[Envelope]:
@@ -323,15 +356,16 @@ def _digest(session, payload, settings) -> list[Envelope]:
         waiting.append({"game_id": game.id, "game": game.game_type, "seat": seat.seat,
                         "step": game.step, "prompt": view["prompt_message"],
                         "legal_actions": list(view["legal_actions"]),
-                        "deadline_at": game.deadline_at,
+                        "deadline_at": game.deadline_at, "view": view,
                         "choice_url": _choice_url(settings, game, seat.seat, game.step, user,
                                                   notes)})
     if not waiting:
         return []
     context = contexts.digest(_name(user), payload["day"], waiting, user.locale, settings.links,
-                              utcnow())
+                              utcnow(), time_zone=user.time_zone)
     return [Envelope(f"digest:{user.id}", user.email, user.locale, "digest", context, None,
-                     None, user.id)]
+                     None, user.id,
+                     reaches=tuple((w["game_id"], w["seat"], w["step"]) for w in waiting))]
 
 
 def _order_answer(session, payload, settings) -> list[Envelope]:
@@ -351,10 +385,12 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     context = contexts.order_answer(
         game.id, seat_name, view, _name(user), user.locale, settings.links, payload, game.step,
         notes_seen=seat.notes_mailed,
-        choice_url=_choice_url(settings, game, seat_name, game.step, user, notes))
+        choice_url=_choice_url(settings, game, seat_name, game.step, user, notes),
+        time_zone=user.time_zone)
     return [Envelope(seat_name, user.email, user.locale, contexts.order_kind(payload["status"]),
                      context, game.id, seat_name, user.id, notes_shown=notes,
-                     step=game.step if asked else None)]
+                     step=game.step if asked else None,
+                     answers=payload.get("reply_message_id"))]
 
 
 def _reply_unknown(session, payload, settings) -> list[Envelope]:
@@ -484,13 +520,56 @@ def _webhook_disabled(session, payload, settings) -> list[Envelope]:
                      None, None, user.id)]
 
 
+def _not_reached(session, payload, settings) -> list[Envelope]:
+    """The other seats told, once, that the deadline of a decision waits for a seat no channel
+    has reached since it opened (services/deadlines.py); nothing when the step has moved on
+    or the seat has been reached meanwhile."""
+    game = session.get(Game, payload["game_id"])
+    if game is None or game.status != "active" or game.step != payload["step"]:
+        return []
+    seated = _seated(session, game.id)
+    waited = next(((s, u) for s, u in seated if s.seat == payload["seat"]), None)
+    if waited is None or reach.reached(game, waited[0]):
+        return []
+    hours = int(reach.grace(game).total_seconds() // 3600)
+    return [Envelope(seat.seat, user.email, user.locale, "not_reached",
+                     contexts.not_reached(game.id, seat.seat, _name(user), user.locale,
+                                          settings.links, game_type=game.game_type,
+                                          waited_seat=waited[0].seat,
+                                          waited_name=_name(waited[1], user.locale),
+                                          deadline_at=game.deadline_at, grace_hours=hours,
+                                          time_zone=user.time_zone),
+                     game.id, seat.seat, user.id)
+            for seat, user in seated
+            if user.id != waited[1].id and _reaches(session, user, "not_reached")]
+
+
+def _unsubscribed(session, payload, settings) -> list[Envelope]:
+    """The confirmation of a one-click unsubscribe (services/preferences.one_click): what
+    changed, what still comes, how to undo it. Sent whatever the mail setting (it is about the
+    account, and a needed mail), never to a webhook, and with no List-Unsubscribe header
+    (server/mail/delivery.py): a click on it could not loop."""
+    user = session.get(User, payload["user_id"])
+    if user is None:
+        return []
+    return [Envelope(f"user:{user.id}", user.email, user.locale, "unsubscribed",
+                     contexts.unsubscribed(_name(user), payload["change"], payload.get("kind"),
+                                           user.mail_mode, list(user.muted_kinds or ()),
+                                           user.locale, settings.links),
+                     None, None, user.id)]
+
+
+# The kinds whose builder is told its row's id (``outbox_id``): the step's resolution looks
+# for decision mails written after it.
+_BY_ROW = ("step_resolved",)
 _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "game_over": _game_over, "seat_joined": _seat_joined, "invitation": _invitation,
              "order_answer": _order_answer, "reply_unknown": _reply_unknown,
              "reply_foreign": _reply_foreign,
              "reminder": _reminder, "deadline_passed": _deadline_passed,
              "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in,
-             "webhook_disabled": _webhook_disabled}
+             "webhook_disabled": _webhook_disabled, "not_reached": _not_reached,
+             "unsubscribed": _unsubscribed}
 
 
 def reply_to(settings: MailSettings, envelope: Envelope) -> str | None:

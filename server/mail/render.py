@@ -1,6 +1,8 @@
 """Render a mail from its templates: `templates/email/<kind>.txt` and `<kind>.html`, each
 extending a base layout and defining a `subject` block; the HTML's stylesheet is inlined
-(css-inline), as mail clients ignore <style>. Text is translated with Babel catalogues (server/i18n), by the recipient's locale.
+(css-inline), as many mail clients ignore <style>; only the dark colour scheme's @media rules
+stay in one (they cannot be inlined, and inline styles outrank them unless ``!important``). Text
+is translated with Babel catalogues (server/i18n), by the recipient's locale.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from server.i18n import quoted, supported, translations
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
 KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over",
          "order_received", "order_refused", "reply_unknown", "reply_foreign", "reminder",
-         "deadline_passed", "step_resolved", "digest", "sign_in", "webhook_disabled")
+         "deadline_passed", "step_resolved", "digest", "sign_in", "webhook_disabled",
+         "not_reached", "unsubscribed")
 
-_INLINER = css_inline.CSSInliner(keep_style_tags=False)
+# Every rule inlined, but the at-rules (the dark colour scheme's @media) kept in a <style>: they
+# cannot be inlined, and the clients that read them (Apple Mail, iOS, Outlook.com) apply them.
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True)
 
 
 @dataclass(frozen=True)

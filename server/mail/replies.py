@@ -25,6 +25,7 @@ import logging
 from datetime import timedelta
 
 import engine.core as game_engine
+from engine.core import ActionError
 from engine.core.messages import data, plain
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -32,7 +33,7 @@ from sqlmodel import Session, select
 
 from server import db
 from server.games import presenter
-from server.mail import reply_address
+from server.mail import reply_address, reply_settings
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
@@ -198,10 +199,20 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         game = session.get(Game, seat.game_id)
         current, game_type = game.step, game.game_type
         state = game_engine.from_dict(game.state) if game.state else None
+    lines = (lines + [line for line in reply.closing if _names_a_verb(state, line)])[:MAX_LINES]
     step = _answered_step(engine, reply, seat)
     step = current if step is None else step
     answer = {"game_id": seat.game_id, "seat": seat.seat, "inbound_id": inbound_id,
               "lines": lines, "answered_step": step, "reply_message_id": reply.message_id}
+    # A "timezone Asia/Tokyo" line sets the player's zone (server/mail/reply_settings.py):
+    # changed with the order, in its transaction, or alone; a zone not taken refuses it all.
+    setting_lines, lines = reply_settings.split(lines)
+    try:
+        settings_ = reply_settings.read(setting_lines)
+    except reply_settings.Refused as exc:
+        _refusal(engine, inbound_id, message_id, answer,
+                 play.Outcome("malformed", current, reason=exc.reason), seat)
+        return "order"
     # Standing orders may come in the same reply ("standing trigger helps_me"): filed with
     # the order, in its transaction, or alone.
     policy_lines = [line for line in lines if standing.is_reply_line(line)]
@@ -221,15 +232,16 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
     def file_policies(session: Session) -> None:
         for kind, value in policies.items():
             standing.file(session, seat.game_id, seat.seat, kind, value, state)
+        reply_settings.file(session, seat.user_id, settings_)
 
-    if policies and not lines:
+    if (policies or settings_) and not lines:
         with Session(engine) as session:
             try:
                 _mark(session, inbound_id, message_id, {"kind": "standing"})
                 file_policies(session)
                 session.add(OutboxMessage(kind="order_answer", payload={
                     **answer, "status": "standing", "applied": [], "reason": None,
-                    "legal": [], "step": current, "standing": filed}))
+                    "legal": [], "step": current, "standing": filed, **settings_}))
                 session.commit()
             except AlreadyHandled:
                 session.rollback()
@@ -241,6 +253,11 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
         return "order"
 
+    # A sealed step takes one action: the first legal line is the order, and the answer
+    # quotes the lines it did not read (a greeting, a remark), instead of refusing them all.
+    if step == current and len(lines) > 1 and _sealed_step(state, seat.seat):
+        lines, answer["ignored"] = _first_legal(state, seat.seat, lines)
+
     def before_commit(session: Session, result) -> None:
         status = "sealed" if result.sealed else "applied"
         _mark(session, inbound_id, message_id, {"kind": "order", "status": status})
@@ -248,7 +265,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         session.add(OutboxMessage(kind="order_answer", payload={
             **answer, "status": status, "applied": list(result.applied),
             "reason": _data(result.reason), "legal": list(result.legal), "step": result.step,
-            "standing": filed}))
+            "standing": filed, **settings_}))
 
     try:
         outcome = play.order(seat.game_id, seat.seat, step, lines, before_commit=before_commit)
@@ -263,6 +280,31 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
                                     "filed either."))
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
     return "order"
+
+
+def _names_a_verb(state, line: str) -> bool:
+    """Whether a lone capitalised word closing a reply ("Pass", "Done") names one of the game's
+    actions (then it is an order, capitalised by a phone), not the writer."""
+    verbs = state._known_verbs() if state is not None else {}  # the protocol's notation table
+    return line.split()[0].lower() in verbs
+
+
+def _sealed_step(state, seat: str) -> bool:
+    """Whether the seat's decision now is part of a simultaneous step (committed sealed)."""
+    active = state.active() if state is not None else []
+    return len(active) > 1 and seat in active
+
+
+def _first_legal(state, seat: str, lines: list[str]) -> tuple[list[str], list[str]]:
+    """The first line that is a legal action for the seat (else the first line, whose refusal
+    says why), and the others, not read."""
+    for i, line in enumerate(lines):
+        try:
+            state.parse(seat, line)
+        except ActionError:
+            continue
+        return [line], lines[:i] + lines[i + 1:]
+    return lines[:1], lines[1:]
 
 
 def _refusal(engine, inbound_id, message_id, answer: dict, outcome: play.Outcome,

@@ -8,7 +8,8 @@ publishes again every post that is due and not taken (``due``): a lost message, 
 off. Each run of ``attempt`` claims its post ("sending", a lease against a second run), posts
 once, and in one transaction records what came of it:
 
-- taken (2xx): "sent"; the webhook's count of failures in a row goes back to 0;
+- taken (2xx): "sent"; the webhook's count of failures in a row goes back to 0; a post about
+  a decision (``WebhookSent.reach``) has reached its player (services/reach.py);
 - refused for good (a 4xx but 429, an address not public) or not taken WEBHOOK_ATTEMPTS times
   (a timeout, no connection, 429, 5xx): "failed", and the webhook's failures count one more;
 - else "retry", due again after WEBHOOK_RETRY_SECONDS, doubled at each attempt (60 s, 2, 4, 8,
@@ -32,7 +33,7 @@ from sqlmodel import Session
 
 from server.mail import webhooks
 from server.models import Webhook, WebhookSent, aware, utcnow
-from server.services import outbox
+from server.services import outbox, reach
 
 log = logging.getLogger("whistlestop.webhooks")
 
@@ -72,7 +73,8 @@ def enqueue(connection: Connection, outbox_id: int, found: list[tuple[int, webho
     have = set(connection.execute(select(_SENT.c.webhook_id).where(
         _SENT.c.outbox_id == outbox_id)).scalars())
     rows = [dict(outbox_id=outbox_id, webhook_id=hook_id, status="queued", attempts=0,
-                 updated_at=now, payload=post.json, next_at=now)
+                 updated_at=now, payload=post.json, next_at=now,
+                 reach=list(post.reach) if post.reach else None)
             for hook_id, post in found if hook_id not in have]
     if rows:
         connection.execute(_SENT.insert(), rows)
@@ -160,6 +162,9 @@ def _record(engine: Engine, sent_id: int, policy: Policy, now: datetime, error: 
             row.status, row.next_at = "sent", None
             if hook is not None:
                 hook.failures, hook.last_error = 0, None
+            if row.reach:  # the post told a player of their decision: it has reached them
+                game_id, seat, step = row.reach
+                reach.record(session.connection(), game_id, seat, step, "webhook", now)
         elif final or row.attempts >= policy.attempts:
             row.status, row.next_at = "failed", None
             log.warning("webhook #%s: post #%s failed for good: %s", row.webhook_id, sent_id,

@@ -40,6 +40,8 @@ class Post:
     url: str
     json: dict
     user_id: int | None = None  # whose notification it is
+    # The decision (game id, seat, step) whose player a 2xx answer reaches (services/reach.py)
+    reach: tuple | None = None
 
 
 def payload(flavor: str, subject: str, text: str, url: str | None) -> dict:
@@ -79,7 +81,8 @@ def posts(session: Session, envelopes: list[Envelope]) -> list[tuple[int, Post]]
         for hook in hooks[envelope.user_id]:
             posts.append((hook.id, Post(hook.url, payload(hook.flavor, rendered.subject,
                                                           text, url),
-                                        envelope.user_id)))
+                                        envelope.user_id,
+                                        next(iter(envelope.decisions), None))))
     return posts
 
 
@@ -102,6 +105,7 @@ NEWS = {
     "reminder": N_("A deadline is near: it is your move."),
     "deadline_passed": N_("A deadline passed in your game."),
     "step_resolved": N_("Everybody has chosen: the step is resolved."),
+    "not_reached": N_("A deadline in your game waits: nothing has reached the player yet."),
 }
 NEWS_OTHER = N_("There is news in your game.")
 

@@ -62,7 +62,8 @@ def _play(session, game_id, seat, step, message_id):
         action = state.default_action(seat)
     try:
         games.submit_order(session, game_id, seat, step, [action],
-                           before_commit=lambda s, _result: outbox.mark_delivered(s, message_id))
+                           before_commit=lambda s, _result: outbox.mark_delivered(s, message_id),
+                           by_player=False)  # a bot's seat is always reached (services/reach)
     except StaleStep:       # a deadline or a resolution got there first
         return _nothing(session, message_id)
     return action

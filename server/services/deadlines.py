@@ -17,6 +17,18 @@ that have not committed) gets, in the game's own transaction:
   after the card, an event's choices) until the decision is the opponent's or a new Activity
   Phase play: a player who is away loses one play per missed deadline, not the game.
 The seat gets a "deadline passed" mail saying what was done for it, and an AutoOrder records it.
+
+Unless no channel has reached a seat's player since the decision opened (services/reach.py: no
+mail about it accepted by the SMTP server, no webhook post about it answered 2xx, no view of the
+game page, no order): then nobody is defaulted nor forfeited. The deadline waits ("waiting"):
+the sweeper looks again every ``reach.RECHECK`` (and as soon as a reach comes), and the other
+seats are told once, by a "not_reached" mail and on the game page. Once every seat it waited for
+is reached, the deadline is ``reach.grace`` (the game's time for a decision, at most 24 hours)
+after the last of their first reaches, if that is later than the deadline as it was set
+("extended"); then it applies as any deadline. A player who was reached before the deadline
+gets no more time: the mails did their work. A bot's seat, or one nobody holds, is always
+reached.
+
 Every ring is idempotent: it acts only while the game is at the step it read (compare-and-set)
 and the alarm is still due.
 """
@@ -30,8 +42,8 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from server.models import AutoOrder, Game, Order, OutboxMessage, aware, utcnow
-from server.services import games, lobby, standing
+from server.models import AutoOrder, Game, Order, OutboxMessage, Seat, aware, utcnow
+from server.services import games, lobby, reach, standing
 from server.services.games import StaleStep
 
 # A deadline's default goes on through what the seat started, but a new play is a new decision.
@@ -59,7 +71,9 @@ def owing(session: Session, game: Game, state) -> list[str]:
 
 def ring(engine: Engine, game_id: int, now: datetime) -> str:
     """Do what the game's alarm calls for at ``now``: "reminded", "defaulted", "forfeited",
-    "idle" (nobody owes an order: the step's resolution is under way) or "none" (not due)."""
+    "waiting" (a seat owing an order is not reached: the deadline waits), "extended" (the
+    deadline, after a wait, is later now), "idle" (nobody owes an order: the step's resolution
+    is under way) or "none" (not due)."""
     with Session(engine) as session:
         game = session.get(Game, game_id)
         if (game is None or game.status != "active" or game.alarm_at is None
@@ -75,6 +89,13 @@ def ring(engine: Engine, game_id: int, now: datetime) -> str:
             return "idle"
         if deadline is not None and now < deadline:
             return _remind(session, game, seats, deadline, now)
+        rows = reach.seats(session, game.id, seats)
+        unreached = [s for s in seats if not reach.reached(game, rows.get(s))]
+        if unreached:
+            return _wait(session, game, unreached, now)
+        later = reach.after_wait(game, [r for r in rows.values() if r.waited_step == step])
+        if later is not None and deadline is not None and now < later and deadline < later:
+            return _extend(session, game, later, now)
         forfeit = game.on_deadline == "forfeit"
     if forfeit:
         return _forfeit(engine, game_id, step, seats)
@@ -92,6 +113,40 @@ def _set_alarm(session: Session, game: Game, alarm: datetime | None, sent: int) 
         session.rollback()
         return False
     return True
+
+
+def _wait(session: Session, game: Game, unreached: list[str], now: datetime) -> str:
+    """The deadline waits for the seats no channel has reached: look again later, and tell the
+    other seats, once per seat and decision, that it waits (a "not_reached" mail)."""
+    if not _set_alarm(session, game, now + reach.RECHECK, game.reminders_sent):
+        return "none"
+    for seat in unreached:
+        told = session.execute(update(Seat).where(
+            Seat.game_id == game.id, Seat.seat == seat,
+            (Seat.waited_step.is_(None)) | (Seat.waited_step != game.step))
+            .values(waited_step=game.step).execution_options(synchronize_session=False))
+        if told.rowcount == 1:
+            session.add(OutboxMessage(kind="not_reached", payload={
+                "game_id": game.id, "seat": seat, "step": game.step}))
+    session.commit()
+    return "waiting"
+
+
+def _extend(session: Session, game: Game, later: datetime, now: datetime) -> str:
+    """Every seat the deadline waited for is reached: the deadline is ``later`` (reminders
+    whose time has passed are not sent)."""
+    times = games.reminder_times(game, later)
+    sent = sum(1 for t in times if t <= now)
+    done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
+                                              Game.reminders_sent == game.reminders_sent)
+                           .values(deadline_at=later, reminders_sent=sent,
+                                   alarm_at=games.next_alarm(game, later, sent))
+                           .execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        session.rollback()
+        return "none"
+    session.commit()
+    return "extended"
 
 
 def _remind(session: Session, game: Game, seats: list[str], deadline: datetime,
@@ -145,7 +200,8 @@ def _default(engine: Engine, game_id: int, step: int, seat: str, now: datetime) 
         try:
             games.submit_order(session, game_id, seat, step, [action],
                                before_commit=before_commit,
-                               then=None if simultaneous else then, now=now)
+                               then=None if simultaneous else then, now=now,
+                               by_player=False)
         except StaleStep:
             return  # the seat (or another ring) acted meanwhile
 

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import outbox
+from server.services import outbox, reach
 from server.services.standing import Standing
 
 
@@ -296,7 +296,7 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
                  before_commit: Callable[[Session, OrderResult], None] | None = None,
                  then: Callable[[object, str], str | None] | None = None,
                  now: datetime | None = None, atomic: bool = False,
-                 game: GameRow | None = None) -> OrderResult:
+                 game: GameRow | None = None, by_player: bool = True) -> OrderResult:
     """Apply a sequential order now, or store a simultaneous one sealed until its step resolves.
 
     ``before_commit(session, result)`` runs in the order's transaction just before it commits
@@ -310,10 +310,13 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
     stopped, as a mail reply's lines do.
     ``game``: the game as the caller read it in this transaction (``game_row``), not read
     again.
+    ``by_player``: the seat's player gave it (by any channel), so a channel has reached them
+    (services/reach.py), for the decision it leads to; False for the deadline sweeper's
+    defaults and the bots.
     """
     try:
         return _submit(session, game_id, seat, step, list(actions), before_commit, then, now,
-                       atomic, game)
+                       atomic, game, by_player)
     except BaseException:
         session.rollback()
         raise
@@ -330,7 +333,7 @@ def _whole_refused(i: int, text: str, reason):
 
 
 def _submit(session, game_id, seat, step, actions, before_commit=None,
-            then=None, now=None, atomic=False, game=None) -> OrderResult:
+            then=None, now=None, atomic=False, game=None, by_player=True) -> OrderResult:
     game = game if game is not None else _get_game(session, game_id)
     if game.status != "active":
         raise IllegalAction(plain("The game is over.") if game.status == "finished"
@@ -342,7 +345,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     state = _load(game, copy=False)
     active = state.active()
     if _simultaneous(active) and seat in active:
-        return _seal(session, game, state, seat, actions, before_commit)
+        return _seal(session, game, state, seat, actions, before_commit, by_player)
     if active != [seat]:
         state.parse(seat, actions[0])  # raises the engine's own "not your decision" reason
         raise IllegalAction(state.msg("It is not {seat}'s decision now.", seat=seat))
@@ -389,6 +392,8 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         "game_id": game.id, "step": step, "seat": seat, "actions": result.applied,
         "status": "applied", "created_at": now, "updated_at": now})
     standing.record(step)
+    if by_player:
+        reach.record(session.connection(), game.id, seat, result.step, "order", now)
     _write_progress(session, game, state, old_len, result.step, actor=seat)
     result.state = state
     if before_commit is not None:
@@ -397,7 +402,8 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     return result
 
 
-def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResult:
+def _seal(session, game, state, seat, actions, before_commit=None,
+          by_player=True) -> OrderResult:
     if len(actions) != 1:
         raise MalformedAction(plain("A simultaneous step takes exactly one action from each "
                                     "seat."))
@@ -424,6 +430,9 @@ def _seal(session, game, state, seat, actions, before_commit=None) -> OrderResul
     order.actions, order.status, order.updated_at = [canonical], "pending", utcnow()
     session.add(order)
     session.flush()
+    if by_player:
+        reach.record(session.connection(), game.id, seat, game.step, "order",
+                     order.updated_at)
     committed = pending_seats(session, game.id, game.step)
     all_committed = set(state.active()) <= committed
     if all_committed and not resealed:

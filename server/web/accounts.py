@@ -19,7 +19,7 @@ from wtforms import ValidationError as CsrfRefused
 from server import i18n
 from server import db, rate_limits
 from server.models import User
-from server.services import sign_in, users
+from server.services import sign_in, time_zones, users
 from server.web.pages import page, reader
 from server.web.words import N_, _, locale
 from server.parsing import whole
@@ -36,6 +36,7 @@ class WebUser:
     locale: str
     epoch: int = 0
     email_verified_at: object = None     # a datetime once the address is proven
+    time_zone: str = "UTC"     # the zone the pages show times in (server/i18n/times.py)
     is_authenticated: bool = True
     is_active: bool = True
     is_anonymous: bool = False
@@ -47,7 +48,7 @@ class WebUser:
     @classmethod
     def of(cls, user: User) -> "WebUser":
         return cls(user.id, user.email, user.locale, user.session_epoch or 0,
-                   user.email_verified_at)
+                   user.email_verified_at, user.time_zone or "UTC")
 
 
 def init_app(app: Flask) -> None:
@@ -164,6 +165,9 @@ def enter(token: str):
                 current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
         except sign_in.SignInRefused as refused:
             return _refused(refused.kind)
+        # The browser's time zone (the page's script fills ``time_zone``), taken by an account
+        # that still has the default; committed with the link's use, or not at all.
+        time_zones.take_browsers(session, user, request.form.get("time_zone"))
         # Everything that could fail comes before the link is used up: a failure here leaves
         # the link good for another try.
         login_user(WebUser.of(user), remember=False)

@@ -18,9 +18,9 @@ from engine.core.errors import OptionsError
 from server import db
 from server.games import presenter
 from server.i18n import game_text
-from server.models import Game
+from server.models import Game, aware, utcnow
 from server.parsing import whole
-from server.services import games, lobby, play
+from server.services import games, lobby, play, reach
 from server.web.accounts import check_form
 from server.web.decision_form import NOTHING_ASKED, Refused, build, compose, nothing_chosen
 from server.web.help import page_url
@@ -57,6 +57,25 @@ def version(game_id: int):
         response = jsonify(step=game.step, status=game.status)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.post("/games/<int:game_id>/seen")
+def seen(game_id: int):
+    """The game page was shown to its seat's player (a small POST the page sends once it is in
+    view, with its CSRF token: the GET itself never writes): a channel has reached them for
+    the decision the page showed (``step``), if it is still the game's (services/reach.py).
+    204 when recorded or nothing to record, 400 without the page's token, 403 for no seat."""
+    with db.session() as session:
+        game, seat = _seat_and_game(session, game_id)
+        if seat is None:
+            abort(403)
+        if check_form():
+            abort(400)
+        step = whole(request.form.get("step", ""), -1)
+        if game.status == "active" and 0 <= step <= game.step:
+            reach.record(session.connection(), game.id, seat, step, "page", utcnow())
+            session.commit()
+    return "", 204
 
 
 @bp.post("/games/<int:game_id>/order")
@@ -134,6 +153,8 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         log=list(reversed(game_text.texts(view.get("note_messages", []), loc,
                                           game.game_type)))[:60],
         decision=_decision(decision, view, loc, state, names, game.game_type), done=done,
+        deadline=_deadline(game),
+        not_reached=[names.get(s, s) for s in reach.waiting(session, game) if s != seat],
         refusal=refusal,
         outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc),
         **shown.page(view, seat, loc))
@@ -151,6 +172,15 @@ def _decision(decision: dict | None, view: dict, loc: str, state=None,
             if decision["prompt"] else "", "form": form,
             "deciding": len(state.active()) if state is not None else 0,
             "waiting_names": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
+
+
+def _deadline(game: Game) -> dict | None:
+    """The current decision's deadline, {"at": the moment (the page shows it in the reader's
+    zone), "hours": whole hours left}; None when the game has none now."""
+    if game.status != "active" or game.deadline_at is None:
+        return None
+    left = (aware(game.deadline_at) - utcnow()).total_seconds()
+    return {"at": aware(game.deadline_at), "hours": max(0, round(left / 3600))}
 
 
 def _outcome(outcome, loc: str, game_type: str) -> dict | None:

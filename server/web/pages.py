@@ -1,5 +1,7 @@
 """Rendering of the pages in templates/web: Jinja2 with autoescaping and the same Babel
-catalogues as the mails, in the reader's language."""
+catalogues as the mails, in the reader's language; times in the reader's zone with its offset
+(the signed-in user's ``time_zone``, else UTC): the filters ``when`` (date, time and offset)
+and ``day`` (the date), server/i18n/times.py."""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ from pathlib import Path
 from flask import make_response
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
-from jinja2 import Environment, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, pass_context, select_autoescape
+from markupsafe import Markup, escape
 
 from server import i18n
+from server.i18n import times
 from server.games.templates import GameTemplates
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "web"
@@ -24,7 +28,22 @@ def environment(locale: str) -> Environment:
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
     env.install_gettext_translations(i18n.translations(locale), newstyle=True)
     env.filters["quoted"] = partial(i18n.quoted, locale=locale)
+    env.filters["when"] = _when
+    env.filters["day"] = _day
     return env
+
+
+@pass_context
+def _when(context, moment) -> Markup:
+    """A moment in the reader's zone with its offset, in a ``<time>`` that carries it in UTC."""
+    shown = times.moment(moment, context["locale"], context.get("time_zone"))
+    return Markup('<time datetime="%s">%s</time>') % (times.iso(moment), escape(shown))
+
+
+@pass_context
+def _day(context, moment) -> str:
+    """The date of a moment in the reader's zone."""
+    return times.day(moment, context["locale"], context.get("time_zone"))
 
 
 def reader():
@@ -35,6 +54,8 @@ def reader():
 def page(template: str, status: int = 200, locale: str = "en", **context):
     """The template in ``locale`` with the reader (``user``) and the forms' ``csrf_token``."""
     context.setdefault("user", reader())
+    context.setdefault("time_zone", getattr(context["user"], "time_zone", None)
+                       or times.DEFAULT_ZONE)
     html = environment(i18n.supported(locale)).get_template(template).render(
         locale=i18n.supported(locale), csrf_token=generate_csrf, **context)
     response = make_response(html, status)

@@ -2,15 +2,21 @@
 header), and ``/me/mail`` for the signed-in user.
 
 What a request may change is the token's power (services/preferences.power): the newest mail's
-link may choose less mail, an older mail's link may only stop mail, and the user's own
+link may choose less mail, an older mail's link may only unsubscribe, and the user's own
 signed-in session (with the form's CSRF token) may change everything: more mail, the language,
-webhooks. GET shows the settings and never changes anything (mail scanners open every link).
-POST changes them: ``action`` "settings" (``mail_mode``, ``locale``), "unsubscribe",
-"add_webhook" (``url``, ``flavor``), "remove_webhook" or "turn_on_webhook" (``webhook_id``:
-one that failing posts turned off, server/mail/webhook_queue.py). A refused change
-answers 400 (403 when the link lacks the power) with the page, the reason and what the user
-typed, and changes nothing. A POST with the form body ``List-Unsubscribe=One-Click`` is a mail
-client's one-click unsubscribe (RFC 8058): no more mail, whatever mail the link came in.
+the time zone, webhooks. GET shows the settings and never changes anything (mail scanners open
+every link). POST changes them: ``action`` "settings" (``mail_mode``, ``locale``, ``time_zone``:
+signed in only), "unsubscribe", "add_webhook" (``url``, ``flavor``), "remove_webhook" or
+"turn_on_webhook" (``webhook_id``: one that failing posts turned off,
+server/mail/webhook_queue.py). A refused change answers 400 (403 when the link lacks the
+power, 422 for a time zone not taken) with the page, the reason and what the user typed, and
+changes nothing. A POST with the form body ``List-Unsubscribe=One-Click`` is a mail client's
+one-click unsubscribe (RFC 8058), and "unsubscribe" from a mail's link does the same: what it
+stops depends on the mail the link came in, and never a mail a game needs
+(services/preferences.one_click). "No mail" at all (``mail_mode`` "none", or "unsubscribe"
+signed in) is the signed-in user's choice only, and the page says plainly that the games then
+wait for their deadlines with no mail. The settings form also lists the news mails
+(server/mail/kinds.py: ``news``, the kinds to get, with ``news_listed``).
 """
 
 from __future__ import annotations
@@ -19,9 +25,11 @@ from flask import Blueprint, current_app, redirect, request
 
 from server import i18n
 from server import db
-from server.models import User
+from server.i18n import times
+from server.mail import kinds
+from server.models import User, utcnow
 from server.parsing import whole
-from server.services import links
+from server.services import links, time_zones
 from server.services import preferences as prefs
 from server.web.accounts import check_form
 from server.web.pages import page, reader
@@ -68,7 +76,8 @@ def show(token: str):
         if found is None:
             return _not_ours()
         user, link = found
-        return _page(session, user, prefs.power(session, user, link.mail, _signed_in_id()))
+        return _page(session, user, prefs.power(session, user, link.mail, _signed_in_id()),
+                     mail=link.mail)
 
 
 @bp.post("/me/mail/<token>")
@@ -79,25 +88,37 @@ def change(token: str):
             return _not_ours()
         user, link = found
         if request.form.get("List-Unsubscribe") == "One-Click":
-            prefs.unsubscribe(session, user)
-            return _page(session, user, prefs.power(session, user, link.mail, None),
-                         notice="unsubscribed")
+            return _one_click(session, user, link.mail, None)
         # The session's powers only with the page's own form (its CSRF token): a page
         # elsewhere posting to a leaked link gets no more than the link's.
         signed_in = _signed_in_id() if check_form() is None else None
-        return _change(session, user, prefs.power(session, user, link.mail, signed_in))
+        return _change(session, user, prefs.power(session, user, link.mail, signed_in),
+                       link.mail)
 
 
-def _change(session, user: User, power: str):
+def _one_click(session, user: User, mail: int | None, power: str | None):
+    """The one-click unsubscribe of a mail's link (services/preferences.one_click): the page
+    says what changed (``changed``), or that nothing did."""
+    changed = prefs.one_click(session, user, mail)
+    if power is None:
+        power = prefs.power(session, user, mail, None)
+    return _page(session, user, power, notice="one_click", changed=changed, mail=mail)
+
+
+def _change(session, user: User, power: str, mail: int | None = None):
     action = request.form.get("action", "")
     try:
         if action == "unsubscribe":
+            if power != prefs.EVERYTHING:  # a mail's link: never a mail a game needs
+                return _one_click(session, user, mail, power)
             prefs.unsubscribe(session, user)
             return _page(session, user, power, notice="unsubscribed")
         if action == "settings":
             mail_mode, language = request.form.get("mail_mode"), request.form.get("locale")
-            _may_set(user, power, mail_mode, language)
-            prefs.change(session, user, mail_mode, language)
+            zone = request.form.get("time_zone")
+            muted = _muted(request.form)
+            _may_set(user, power, mail_mode, language, zone, muted)
+            prefs.change(session, user, mail_mode, language, zone, muted)
         elif action in ("add_webhook", "remove_webhook", "turn_on_webhook"):
             if power != prefs.EVERYTHING:
                 raise _Lacking(_words(user, N_(
@@ -118,23 +139,46 @@ def _change(session, user: User, power: str):
         else:
             raise prefs.Refused(f"{action or '(none)'} is not something this page does; "
                                 f"action is one of {', '.join(ACTIONS)}.")
+    except prefs.ZoneRefused as refused:
+        session.rollback()
+        return _page(session, user, power, refusal=time_zones.told(refused.message, user.locale),
+                     status=422, mail=mail)
     except prefs.Refused as refused:
         session.rollback()
         return _page(session, user, power, refusal=str(refused),
-                     status=403 if isinstance(refused, _Lacking) else 400)
-    return _page(session, user, power, notice=action)
+                     status=403 if isinstance(refused, _Lacking) else 400, mail=mail)
+    return _page(session, user, power, notice=action, mail=mail)
 
 
-def _may_set(user: User, power: str, mail_mode: str | None, language: str | None) -> None:
+def _muted(form) -> list[str] | None:
+    """The news mails the settings form stops: those of its list not ticked (None: the form
+    did not list them)."""
+    if not form.get("news_listed"):
+        return None
+    wanted = set(form.getlist("news"))
+    return [k for k in kinds.INFORMATIONAL if k not in wanted]
+
+
+def _may_set(user: User, power: str, mail_mode: str | None, language: str | None,
+             zone: str | None = None, muted: list[str] | None = None) -> None:
     """Raise _Lacking when the request may not make this change (checked before the values,
     which prefs.change checks)."""
     if power == prefs.EVERYTHING:
         return
-    if power == prefs.UNSUBSCRIBE and (mail_mode != "none" or
-                                       language not in (None, "", user.locale)):
+    if zone not in (None, user.time_zone):
         raise _Lacking(_words(user, N_(
-            "This link comes from an older mail: it can only stop all mail. Use the link in "
-            "your newest mail, or sign in.")))
+            "A mail's link cannot change your time zone: sign in to change it.")))
+    if power == prefs.UNSUBSCRIBE:
+        raise _Lacking(_words(user, N_(
+            "This link comes from an older mail: it can only stop mails like the one it came "
+            "in. Use the link in your newest mail, or sign in.")))
+    if mail_mode == "none":
+        raise _Lacking(_words(user, N_(
+            "Only you, signed in, can stop all mail: your games would wait for their "
+            "deadlines with no mail to you. Sign in to choose it.")))
+    if muted is not None and not set(user.muted_kinds or ()) <= set(muted):
+        raise _Lacking(_words(user, N_(
+            "A mail's link can only bring you less mail: sign in to get more.")))
     if language not in (None, "", user.locale):
         raise _Lacking(_words(user, N_(
             "A mail's link cannot change the language of your mail: sign in to change it.")))
@@ -169,16 +213,30 @@ def _not_ours():
 
 
 def _page(session, user: User, power: str, *, notice: str | None = None,
-          refusal: str | None = None, status: int = 200):
+          refusal: str | None = None, status: int = 200, changed: str | None = None,
+          mail: int | None = None):
+    """The settings page; ``mail``: the outbox row of the mail the link came in (what its
+    one-click would change: ``offer``), ``changed``: what a one-click changed."""
     session.refresh(user)  # what is stored, whatever the request asked for
     current = prefs.settings(session, user)
     everything = power == prefs.EVERYTHING
+    muted = set(current.muted_kinds)
+    kind, offer = prefs.link_offer(session, user, mail) if not everything else (None, None)
     return page("preferences.html", status, user.locale, email=user.email,
                 mail_mode=current.mail_mode, locale_setting=current.locale,
+                time_zone=current.time_zone, zones=times.offered() if everything else (),
+                time_now=times.moment(utcnow(), user.locale, current.time_zone),
                 mail_modes=prefs.MAIL_MODES, locales=prefs.LOCALES, power=power,
                 may_choose=[m for m in prefs.MAIL_MODES
-                            if everything or (power == prefs.REDUCE
+                            if everything or (power == prefs.REDUCE and m != "none"
                                               and prefs.fewer(m, current.mail_mode))],
+                news=[{"kind": k, "name": i18n.gettext(name, user.locale),
+                       "on": k not in muted, "may": everything or k not in muted}
+                      for k, name in kinds.INFORMATIONAL.items()],
+                offer=offer,
+                kind_name=(i18n.gettext(kinds.INFORMATIONAL[kind], user.locale)
+                           if kind in kinds.INFORMATIONAL else ""),
+                changed=changed,
                 webhooks=([{"id": h.id, "url": prefs.masked(h.url), "flavor": h.flavor,
                             "off": h.disabled_at, "failures": h.failures,
                             "error": prefs.failure_kind(h.last_error)}

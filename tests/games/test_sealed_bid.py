@@ -37,11 +37,13 @@ def body(mail, kind: str = "plain") -> str:
 
 
 def links(mail) -> dict[str, str]:
-    """The mail's signed choice links, by the order each commits."""
+    """The mail's signed choice links, by the order each commits (the words a reply writes for
+    it end the link's text)."""
     found = {}
-    for url, label in re.findall(r'<a href="([^"]+/decide/[^"]+)"[^>]*>([^<]+)</a>',
-                                 html.unescape(body(mail, "html"))):
-        found[label.strip()] = urlsplit(url).path
+    for url, text in re.findall(r'<a [^>]*href="([^"]+/decide/[^"]+)"[^>]*>(.*?)</a>',
+                                html.unescape(body(mail, "html")), re.S):
+        order = re.sub(r"<[^>]+>", " ", text).split(":")[-1].strip()
+        found[order] = urlsplit(url).path
     return found
 
 

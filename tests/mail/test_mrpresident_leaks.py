@@ -209,6 +209,12 @@ def test_the_mails_show_the_seat_its_own_hand_and_face_down_card():
     assert state.top["step"] == "answer"
     mine = render.render("step_resolved", mails(state, "p1")["step_resolved"])
     assert "Full Party Backing (13)" in mine.text and "face down: Billboards (2)" in mine.text
-    theirs = render.render("your_decision", mails(state, "p2")["your_decision"])
+    context = mails(state, "p2")["your_decision"]
+    theirs = render.render("your_decision", context)
     assert "Full Party Backing (13) · 1 card(s) face down" in theirs.text
-    assert "Billboards (2)" not in theirs.text.split("Your hand")[0]
+    # Their own cards are their choices (from their legal orders); the rest of the mail, up to
+    # their own hand, names none of mine.
+    assert "Billboards (2)" in theirs.text.split("Reply to this mail")[1]
+    rest = render.render("your_decision", {**context, "choices": {**context["choices"],
+                                                                  "any": False}})
+    assert "Billboards (2)" not in rest.text.split("Your hand")[0]

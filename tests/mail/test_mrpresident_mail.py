@@ -56,7 +56,8 @@ def test_the_start_and_the_first_decisions_in_each_readers_language(db_engine, s
     assert set(asked) == set(address.values())
     assert all("Mr. President" in str(m["Subject"]) for m in asked.values())
     body = text(asked[address["p1"]])
-    assert "  play 1\n" in body and "  play 13\n" in body and "/decide/" in body
+    assert "reply: play 1\n" in body and "reply: play 13\n" in body and "/decide/" in body
+    assert "Business Backing (12) · 120 points" in body  # each card by its name and value
     assert "play 1 2\n" not in body and "for example play 1 13" in body
     assert "Sealed choices: 0 of 3 candidates have chosen." in body
     assert "/help/notation/mrpresident" in body
@@ -77,7 +78,9 @@ def test_sealed_orders_are_counted_from_the_servers_orders_never_named(db_engine
     assert "Sealed choices: 1 of 3 candidates have chosen." in body
     assert "Candidate 1: " not in body.split("Scoreboard")[0]    # no word of who, nor what
     assert "13 Full Party Backing" in body  # in p2's own hand: the check can see names
-    assert "Business Backing" not in body.split("Your hand")[0]
+    # (p2's own cards are its choices, listed after the changes: none of p1's sealed cards
+    # is named before them)
+    assert "Business Backing" not in body.split("Reply to this mail")[0]
 
 
 def test_a_resolution_tells_the_seats_not_asked(db_engine, session, smtp_catcher):
@@ -140,12 +143,21 @@ def test_a_decision_lists_one_card_plays_and_explains_two():
     legal = ["play 1", "play 1 2", "play 10", "play 10 1", "play 2", "play 2 1", "play 1 10",
              "play 2 10", "play 10 2"]
     mr_president = presenter("mrpresident")
-    found = mr_president.choices(legal)
-    assert found["listed"] == ["play 1", "play 2", "play 10"] and found["more"] == 0
-    assert found["pairs"] == {"example": "play 1 10", "ordered": True}
-    chalkboard = mr_president.choices(["play 3", "play 3 9", "play 9"])
-    assert chalkboard["pairs"] == {"example": "play 3 9", "ordered": False}
-    assert mr_president.choices(["second none", "second 12", "second 3"])["listed"] \
-        == ["second none", "second 3", "second 12"]
-    many = [f"campaign X {n}" for n in range(30)]
-    assert presenter("tmotp").choices(many) == {"listed": many[:20], "more": 10, "pairs": None}
+
+    def choices(legal, laid=()):
+        view = {"game": "mrpresident", "seat": "p1", "legal_actions": legal,
+                "plays": {"p1": {"cards": list(laid)}}}
+        return mr_president.mail_choices(view, "en")
+
+    found = choices(legal)
+    (group,) = found["groups"]
+    assert [o["action"] for o in group["options"]] == ["play 1", "play 2", "play 10"]
+    assert group["options"][2]["label"] == "The Women's Vote (10) · 100 points"
+    assert found["pairs"]["example"] == "play 1 10" and found["pairs"]["ordered"] is True
+    assert found["pairs"]["cards"][0].endswith("(1) · 10 points")
+    chalkboard = choices(["play 3", "play 3 9", "play 9"])
+    assert chalkboard["pairs"]["example"] == "play 3 9" and not chalkboard["pairs"]["ordered"]
+    second = choices(["second none", "second 12", "second 3"], laid=[5])["groups"][0]
+    assert [o["action"] for o in second["options"]] == ["second none", "second 3", "second 12"]
+    assert second["options"][0]["label"] == "No second card"
+    assert second["options"][1]["label"].endswith("your cards would total 80 points")

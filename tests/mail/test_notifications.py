@@ -112,7 +112,10 @@ def test_a_reminder_is_sent_while_the_decision_is_open_and_not_after(db_engine, 
     row = write(session, "reminder", {"game_id": gid, "seat": seat, "step": game.step,
                                       "number": 1, "of": 2})
     (mail,) = deliver(session, db_engine, smtp_catcher, row)
-    assert mail["To"] == address and mail["Subject"].startswith("Reminder: ")
+    # In the game's thread (its subject), the preview line saying it is a reminder
+    assert mail["To"] == address and mail["Subject"] == f"1960 game #{gid} · you play " \
+        + {"kennedy": "Kennedy", "nixon": "Nixon"}[seat]
+    assert text(mail).startswith("Reminder 1 of 2 · Your move: ")
     body = text(mail)
     assert "reminder 1 of 2" in body and "in about 5 hours" in body
     assert f"the safe default will be applied: {state.default_action(seat)}" in body
@@ -228,6 +231,37 @@ def test_a_resolution_goes_only_to_the_seats_not_asked(db_engine, session, smtp_
     again = write(session, "step_resolved", {"game_id": gid, "step": step})
     assert deliver(session, db_engine, smtp_catcher, again) == []
 
+
+
+def test_no_nothing_is_asked_mail_when_the_seats_next_decision_is_already_written(
+        db_engine, session, smtp_catcher):
+    """A resolution's "nothing is asked of you now" is left out for a seat whose decision mail
+    was written after it (the decision mail says what changed); the other seats still get it,
+    and a decision written before the resolution takes nothing away."""
+    gid, jack, dick = new_game(session, seed="resolve")
+    step = resolve_first_simultaneous(session, gid)
+    address = {"kennedy": jack.email, "nixon": dick.email}
+    game, state, asked = asked_now(session, gid)
+    not_asked = [seat for seat in ("kennedy", "nixon") if seat not in asked]
+    earlier = write(session, "your_decision", {"game_id": gid, "seat": not_asked[0],
+                                               "step": game.step - 1})
+    row = write(session, "step_resolved", {"game_id": gid, "step": step})
+    other_game = write(session, "your_decision", {"game_id": gid + 1000, "seat": not_asked[0],
+                                                  "step": 1})
+    assert earlier < row < other_game
+    assert [m["To"] for m in deliver(session, db_engine, smtp_catcher, row)] == \
+        [address[s] for s in not_asked]
+    again = write(session, "step_resolved", {"game_id": gid, "step": step})
+    write(session, "your_decision", {"game_id": gid, "seat": not_asked[0],
+                                     "step": game.step + 1})
+    assert deliver(session, db_engine, smtp_catcher, again) == []
+
+
+def test_a_resolution_mail_waits_so_that_a_quick_decision_takes_its_place():
+    from server.services import outbox
+    name, args, options = outbox._task_for(outbox.Written(5, "step_resolved", {}))
+    assert name == "whistlestop.notify" and 0 < options["countdown"] < outbox.REDELIVER_AFTER
+    assert outbox._task_for(outbox.Written(6, "your_decision", {}))[2] == {"countdown": None}
 
 # --- digests ----------------------------------------------------------------------------------
 def test_a_digest_lists_only_the_games_waiting_and_only_for_digest_readers(

@@ -174,7 +174,7 @@ def test_a_reply_to_a_decision_already_taken_is_refused_as_stale(app, game, smtp
 
 
 @pytest.mark.parametrize("text, words", [("campaign ??? 2", "not a word of the action notation"),
-                                         ("fly-to-the-moon", "What you may order now:")])
+                                         ("fly-to-the-moon", "Your decision now (step")])
 def test_a_malformed_or_illegal_order_is_refused_with_the_legal_orders(
         app, game, smtp_catcher, text, words):
     before = state_of(game)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -64,15 +65,32 @@ def _resolved():
     return state, before
 
 
+MANY = 20  # legal orders: more than any one screen of a phone shows
+
+
 def _many_choices():
-    """The fixed game at its first decision with more legal orders than a mail lists."""
+    """The fixed game at its first decision with many legal orders (Campaigning's, say)."""
     state = engine.new_game("tmotp", seed="golden")
     _advance(state)
     rng = random.Random(5)
     while True:
         active = state.active()
         if (len(active) == 1
-                and len(state.legal_actions(active[0])) > presenter("tmotp").max_listed):
+                and len(state.legal_actions(active[0])) > MANY):
+            return state
+        for seat in active:
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        _advance(state)
+
+
+def _asked(kind: str):
+    """The fixed game at its first decision of ``kind`` (the step the view's ``asks`` names)."""
+    state = engine.new_game("tmotp", seed="golden")
+    _advance(state)
+    rng = random.Random(5)
+    while True:
+        active = state.active()
+        if len(active) == 1 and (state.view(active[0]).get("asks") or {}).get("step") == kind:
             return state
         for seat in active:
             state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -116,14 +134,19 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
     resolved, seen = _resolved()
     many = _many_choices()
     many_seat = many.active()[0]
+    planning = _asked("campaigning")
     jack, dick = PREFS["Jack"], PREFS["Dick"]
     return {
         "your_decision": contexts.your_decision(
             12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, notes_seen=20,
-            choice_url=_signed, preferences_url=jack),
+            choice_url=_signed, preferences_url=jack, deadline_at=DEADLINE, now=NOW),
         "your_decision-simultaneous": contexts.your_decision(
             12, "nixon", 61, simultaneous.view("nixon"), "Dick", locale, LINKS, notes_seen=0,
             preferences_url=dick),
+        "your_decision-campaigning": contexts.your_decision(
+            12, planning.active()[0], 30, planning.view(planning.active()[0]), "Jack", locale,
+            LINKS, notes_seen=len(planning.view(planning.active()[0])["notes"]) - 3,
+            choice_url=_signed, preferences_url=jack, deadline_at=DEADLINE, now=NOW),
         "your_decision-auto_orders": contexts.your_decision(
             12, seat, 25, sequential.view(seat), "Jack", locale, LINKS, notes_seen=35,
             choice_url=_signed, auto_orders=AUTO, preferences_url=jack),
@@ -164,11 +187,11 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
             [{"game_id": 12, "game": "tmotp", "seat": seat, "step": 25,
               "prompt": sequential.view(seat)["prompt"],
               "legal_actions": sequential.view(seat)["legal_actions"], "deadline_at": DEADLINE,
-              "choice_url": _signed},
+              "choice_url": _signed, "view": sequential.view(seat)},
              {"game_id": 15, "game": "tmotp", "seat": many_seat, "step": 3,
               "prompt": many.view(many_seat)["prompt"],
               "legal_actions": many.view(many_seat)["legal_actions"], "deadline_at": None,
-              "choice_url": lambda action: f"{LINKS.base_url}/games/15/decide/signed-"
+              "view": many.view(many_seat), "choice_url": lambda action: f"{LINKS.base_url}/games/15/decide/signed-"
                                            + action.replace(" ", "-")}],
             locale, LINKS, NOW, preferences_url=dick),
         "game_started": contexts.game_started(12, "kennedy", "Jack", "ab12" * 16, locale,
@@ -221,6 +244,21 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
         "sign_in": contexts.sign_in("Jack", locale, LINKS,
                                     "https://whistlestop.example/sign-in/TOKEN", 60,
                                     preferences_url=jack),
+        # Issue 25, item 5: a deadline that waits for a player nothing has reached, and the
+        # confirmation of a one-click unsubscribe (each of its three changes).
+        "not_reached": contexts.not_reached(
+            12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
+            waited_seat="nixon", waited_name="Dick", deadline_at=DEADLINE, grace_hours=24),
+        "unsubscribed": contexts.unsubscribed("Jack", "digest", "your_decision", "digest", [],
+                                              locale, LINKS, preferences_url=jack),
+        "unsubscribed-news": contexts.unsubscribed(
+            "Jack", "news", "reminder", "digest", ["invitation", "seat_joined", "game_started",
+                                                   "step_resolved", "order_received",
+                                                   "game_over"],
+            locale, LINKS, preferences_url=jack),
+        "unsubscribed-kind": contexts.unsubscribed("Jack", "kind", "step_resolved", "every",
+                                                   ["step_resolved"], locale, LINKS,
+                                                   preferences_url=jack),
         # Mr. President: every kind about a game, in the same templates
         **golden_mrpresident.contexts_by_kind(
             locale, LINKS, _signed, PREFS, NOW, DEADLINE,
@@ -257,7 +295,11 @@ def test_every_kind_has_both_templates_with_a_subject():
 def test_html_has_no_style_block_left_and_text_no_markup():
     context = contexts_by_kind("en")["your_decision"]
     rendered = render.render("your_decision", context)
-    assert "<style" not in rendered.html and 'style="' in rendered.html
+    assert 'style="' in rendered.html
+    # Only the dark colour scheme's at-rules stay in a <style>: they cannot be inlined.
+    kept = re.findall(r"<style>(.*?)</style>", rendered.html, re.S)
+    assert len(kept) == 1 and kept[0].strip().startswith("@media (prefers-color-scheme: dark)")
+    assert "}" not in re.sub(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", "", kept[0])
     assert "<" not in rendered.text.replace("<-", "")
 
 

@@ -145,10 +145,11 @@ def test_translations_keep_to_the_house_words(locale, domain):
             assert not any(avoided in s for s in strings), (message.id, f"say {word}")
 
 
-def test_a_card_the_rulebook_names_takes_its_name_and_the_others_keep_the_printed_one():
+def test_a_card_the_rulebook_names_takes_its_name_and_every_other_card_its_translation():
     assert card_name(24, "ja") == "東ハーレムの結束 (24)"
     assert card_name(33, "es-MX") == "Electores no comprometidos (33)"
-    assert card_name(17, "ja") == card_name(17, "es") == "Gathering Momentum in the West (17)"
+    assert card_name(17, "ja") == "西部での躍進 (17)"
+    assert card_name(17, "es") == "Cobrando impulso en la región occidental (17)"
     assert card_name(24) == "East Harlem Pledge (24)"
 
 

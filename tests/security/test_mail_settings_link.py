@@ -1,13 +1,15 @@
 """The mail settings link of a mail's footer (and its List-Unsubscribe header) can only reduce
 mail (issue 23, item 3), each test written as the attack: a mail forwarded, archived or read
-over the shoulder gives its reader that link.
+over the shoulder gives its reader that link. And it never stops the mail a game needs (issue
+25, item 5: tests/web/test_unsubscribe_rules.py): no mail at all is the signed-in user's choice.
 
-- Links rotate: every mail carries its own, and an older mail's link may only stop mail.
-- The newest mail's link may choose less mail, never more, nor the language, nor webhooks
-  (which it does not even show).
+- Links rotate: every mail carries its own, and an older mail's link may only unsubscribe (what
+  stops depends on the mail it came in).
+- The newest mail's link may choose less mail, never more, nor none, nor the language, nor
+  webhooks (which it does not even show).
 - A page elsewhere posting to a leaked link from the victim's signed-in browser gets the link's
   power, not the session's.
-- A link of the form mailed before links rotated (no mail in it) may only stop mail.
+- A link of the form mailed before links rotated (no mail in it) may only unsubscribe.
 """
 from __future__ import annotations
 
@@ -80,16 +82,20 @@ def test_an_older_mails_link_can_only_stop_mail(app, store, ann, smtp_catcher):
         assert answer.status_code == 403, form
         assert "Nothing was changed." in text(answer)
         assert stored(store, ann.id) == before
+    for form in ({"action": "settings", "mail_mode": "none"},):
+        assert client.post(old, data=form).status_code == 403
+        assert stored(store, ann.id) == before
+    # A sign-in mail is one the account needs: less mail, never none.
     answer = client.post(old, data={"action": "unsubscribe"})
     assert answer.status_code == 200
-    assert stored(store, ann.id)[0] == "none"
+    assert stored(store, ann.id)[0] == "digest"
 
 
 def test_an_older_mails_list_unsubscribe_still_works(app, store, ann, smtp_catcher):
     old, _newest = settings_links(app, smtp_catcher, ann.email, 2)
     answer = app.test_client().post(old, data={"List-Unsubscribe": "One-Click"})
     assert answer.status_code == 200
-    assert stored(store, ann.id)[0] == "none"
+    assert stored(store, ann.id)[0] == "digest"
 
 
 def test_the_newest_link_brings_less_mail_only(app, store, ann, smtp_catcher):
@@ -114,8 +120,8 @@ def test_the_newest_link_brings_less_mail_only(app, store, ann, smtp_catcher):
     assert "sign in to get more" in text(client.post(newest, data={
         "action": "settings", "mail_mode": "every"}))
     answer = client.post(newest, data={"action": "settings", "mail_mode": "none"})
-    assert answer.status_code == 200
-    assert stored(store, ann.id) == ("none", before[1], before[2])
+    assert answer.status_code == 403 and "Only you, signed in" in text(answer)
+    assert stored(store, ann.id) == before
 
 
 def test_a_foreign_page_posting_to_a_leaked_link_gets_only_the_links_power(
@@ -149,7 +155,7 @@ def test_a_link_of_the_older_form_can_only_stop_mail(app, store, ann):
                        ).status_code == 403
     assert stored(store, ann.id) == before
     assert client.post(old, data={"List-Unsubscribe": "One-Click"}).status_code == 200
-    assert stored(store, ann.id)[0] == "none"
+    assert stored(store, ann.id)[0] == "digest"
 
 
 @pytest.mark.parametrize("tamper", [
@@ -167,5 +173,5 @@ def test_a_changed_link_is_no_link(app, store, ann, smtp_catcher, tamper):
     # other change is refused.
     assert link is None or link == original
     answer = app.test_client().post(f"/me/mail/{changed}", data={
-        "action": "settings", "mail_mode": "none"})
+        "action": "settings", "mail_mode": "digest"})
     assert answer.status_code == (200 if link == original else 404)

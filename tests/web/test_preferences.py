@@ -1,7 +1,8 @@
 """Mail preferences by the signed link of a mail's footer, and by the signed-in session: GET
 shows them and never changes anything; POST changes them, and a refused change (an unknown
 value, a webhook URL not taken) answers 400 naming what is allowed and changes nothing; RFC 8058
-one-click unsubscribe; a token this server did not make opens nothing. (What a link may not do
+one-click unsubscribe (never to no mail at all); a token this server did not make opens
+nothing. (What a link may not do
 is tests/security/test_mail_settings_link.py.)"""
 
 from __future__ import annotations
@@ -139,11 +140,13 @@ def test_an_unknown_action_is_refused(app, store, ann):
 @pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded",
                                           "multipart/form-data"])
 def test_one_click_unsubscribe(app, store, ann, players, content_type):
+    # A mail of no known kind counts as one a game needs: the digest, never no mail at all
+    # (issue 25, item 5; the rules by the mail's kind: tests/web/test_unsubscribe_rules.py).
     r = app.test_client().post(url_for(app, ann.id), data={"List-Unsubscribe": "One-Click"},
                                content_type=content_type)
     assert r.status_code == 200
-    assert "no more mail about games" in text(r)
-    assert user(store, ann.id).mail_mode == "none"
+    assert 'data-changed="digest"' in text(r) and "one mail a day" in text(r)
+    assert user(store, ann.id).mail_mode == "digest"
     assert user(store, players["nixon"].id).mail_mode == "every"  # only the link's user
 
 

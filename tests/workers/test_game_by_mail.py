@@ -23,6 +23,14 @@ STEP = re.compile(r"\(step (\d+)\)")
 CHOICES_START = "Reply to this mail with your order, one of:"
 
 
+# In a decision mail's text, what a reply may write (server/mail: _choices.txt): a listed
+# choice's "reply: <order>" line, a state's range with its largest order at the end, and the
+# cards to pick from with an order naming them.
+REPLY = re.compile(r"^\s+reply: (.+)$")
+RANGE = re.compile(r"^  \S.*: ((?:campaign|support) [A-Z]{2} \d+)$")
+PICK = re.compile(r" as ((?:discard|strategy) \d+(?: \d+)*)\.$")
+
+
 def asked(mail) -> tuple[int, list[str]] | None:
     """The step a mail asks about and the orders it lists, or None if it asks nothing."""
     text = mail.get_body(("plain",)).get_content()
@@ -31,13 +39,11 @@ def asked(mail) -> tuple[int, list[str]] | None:
     step = int(STEP.findall(text)[-1])
     choices = []
     for line in text.split(CHOICES_START, 1)[1].splitlines()[1:]:
-        if not line.strip():
-            continue
-        if not line.startswith("  "):
+        if line.startswith("-- "):
             break
-        if line.startswith("   ") or line.strip().startswith("..."):
-            continue  # a choice's link, or "... and n more"
-        choices.append(line.strip())
+        found = REPLY.match(line) or RANGE.match(line) or PICK.search(line)
+        if found:
+            choices.append(found.group(1).strip())
     return step, choices
 
 

@@ -4,17 +4,20 @@ summary.*), the variant, the choices a decision mail lists, and the standing ord
 write. Its sentences in the shared mails are templates/games/mrpresident/email/texts.*.
 
 The choices: every order but the two-card plays (the one-card plays, and the answers
-``second``, ``upset``, ``stop`` with their ``none``), in the cards' order: at most 14, each with
-its signed link. The two-card plays (up to 156 in the dial edition, where the order of the two
-cards matters) are one line of notation with an example from the seat's own hand (the texts'
-``pairs``): a list that long is unreadable on a phone, and the reply writes the two numbers
-anyway.
+``second``, ``upset``, ``stop`` with their ``none``), in the cards' order, each named by its
+card's name and points (at most 14, each with its signed link). The two-card plays (up to 156 in
+the dial edition, where the order of the two cards matters) are one line of notation with an
+example from the seat's own hand (the texts' ``pairs``) under the cards they may be made of: a
+list that long is unreadable on a phone, and the reply writes the two numbers anyway.
 """
 
 from __future__ import annotations
 
+from engine.games.mrpresident.data import CARD_VALUES
 from engine.games.mrpresident.state import check_options
+from server.catalogue import N_
 from server.games.mrpresident import summary
+from server.i18n import gettext
 
 # What a reply's refused standing order is shown instead: Mr. President asks nothing that a
 # trigger or second-place standing order answers, only deadline defaults.
@@ -29,13 +32,55 @@ class Mail:
     def variant(self, options: dict | None, loc: str) -> str | None:
         return summary.variant(check_options(dict(options or {})), loc)
 
-    def choices(self, legal: list[str]) -> dict:
+    def mail_choices(self, view: dict, loc: str) -> dict:
+        legal = list(view["legal_actions"])
         pairs = [a for a in legal if a.startswith("play ") and len(a.split()) == 3]
         others = sorted((a for a in legal if a not in pairs), key=_card_order)
-        return {"listed": others, "more": 0, "pairs": _pairs(pairs)}
+        laid = ((view.get("plays") or {}).get(view.get("seat")) or {}).get("cards", [])
+        groups: dict[str, dict] = {}
+        for action in others:
+            verb = action.split()[0]
+            group = groups.setdefault(verb, {
+                "heading": gettext(HEADINGS[verb], loc) if verb in HEADINGS else None,
+                "facts": None, "note": None, "options": [], "ranges": [], "pick": None,
+                "text": None})
+            group["options"].append({"action": action, "label": _label(action, laid, loc)})
+        found = _pairs(pairs)
+        if found:
+            found["cards"] = [_card(int(c), loc) for c in
+                              sorted({int(c) for a in pairs for c in a.split()[1:]})]
+        return {"groups": list(groups.values()), "suffixes": [], "pairs": found}
+
+    def hand_names(self, view: dict, loc: str) -> list[str]:
+        return [_card(c, loc) for c in sorted((view.get("hands") or {}).get(view.get("seat"), []))]
 
     def standing_examples(self) -> list[str]:
         return list(STANDING_EXAMPLES)
+
+
+# The heading of a kind of order (the decision form's legends).
+HEADINGS = {"play": N_("Lay a card"), "second": N_("A second card, in answer to a two-card play"),
+            "upset": N_("An upset attempt: one more card"),
+            "stop": N_("Stop the upset: one more card")}
+NONE = {"second": N_("No second card"), "upset": N_("No upset attempt"),
+        "stop": N_("Let the upset attempt stand")}
+
+
+def _card(card_id: int, loc: str) -> str:
+    """A campaign card by its name, number and points: "Train Tours (7) · 4 points"."""
+    return gettext("%(name)s · %(points)s points", loc) % {
+        "name": summary.campaign_name(card_id, loc), "points": CARD_VALUES[card_id]}
+
+
+def _label(action: str, laid: list[int], loc: str) -> str:
+    verb, word = action.split()[0], action.split()[1]
+    if word == "none":
+        return gettext(NONE.get(verb, N_("None")), loc)
+    if verb == "play":
+        return _card(int(word), loc)
+    return gettext("%(card)s: your cards would total %(n)s points", loc) % {
+        "card": _card(int(word), loc),
+        "n": sum(CARD_VALUES[int(c)] for c in [*laid, int(word)])}
 
 
 def _card_order(action: str) -> tuple:

@@ -1,12 +1,15 @@
 """What 1960's mails show beyond the shared templates (the Mail section of
 server/games/presenter.py): the summary (summary.py; templates/games/tmotp/email/summary.*), the
-rules of its standing orders in words, and the standing orders a reply may write. Its sentences
-in the shared mails are templates/games/tmotp/email/texts.*."""
+choices of a decision (mail_choices.py), the rules of its standing orders in words, and the
+standing orders a reply may write. Its sentences in the shared mails are
+templates/games/tmotp/email/texts.*."""
 
 from __future__ import annotations
 
 from server.catalogue import N_
 from server.games.tmotp import summary
+from server.games.tmotp.mail_choices import card_facts, mail_choices
+from server.games.tmotp.page_words import Words
 
 # The rule a standing order followed when it answered for the seat (AutoOrder.rule), in words.
 RULE_TEXTS = {
@@ -29,6 +32,14 @@ STANDING_EXAMPLES = ["standing trigger helps_me", "standing second_place momentu
 class Mail:
     def summary(self, view: dict, seat: str | None, notes_seen: int, loc: str) -> dict:
         return summary.summary(view, seat, notes_seen, loc)
+
+    def mail_choices(self, view: dict, loc: str) -> dict:
+        return mail_choices(view, loc)
+
+    def hand_names(self, view: dict, loc: str) -> list[str]:
+        words = Words(loc)
+        return [f"{card['name']} · {card_facts(card, words)}" for card in
+                (words.card(c) for c in (view.get("hands") or {}).get(view.get("seat"), []))]
 
     def rule_texts(self) -> dict[str, str]:
         return RULE_TEXTS

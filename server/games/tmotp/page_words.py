@@ -1,14 +1,15 @@
-"""1960's actions and their objects in the reader's words, as the pages name them: the cards,
-states, regions and issues of a decision form (forms.py), the game page's hand and the replay's
-hands (board.py). The names are the game's own (words.py, summary.py), as the mails and the log
-name them."""
+"""1960's actions and their objects in the reader's words: the cards, states, regions and
+issues of a decision form (forms.py), the game page's hand and the replay's hands (board.py), and
+the choices of a decision mail (mail_choices.py). The names are the game's own (words.py,
+summary.py), as the mails and the log name them. No request is needed: the locale is given."""
 
 from __future__ import annotations
 
 from engine.games.tmotp.data import CARDS, STATES
 import server.games.tmotp.summary as summary_tmotp
+from server.games.tmotp import cards
 from server.parsing import digits
-from server.web.words import _
+from server.i18n import gettext
 
 
 class Words:
@@ -18,16 +19,21 @@ class Words:
         self.loc = loc
         self.t = summary_tmotp.terms(loc)
 
+    def _(self, message: str, **args) -> str:
+        """``message`` in the reader's words (the mails' and pages' catalogue), filled in."""
+        text = gettext(message, self.loc)
+        return text % args if args else text
+
     def card(self, cid: int) -> dict:
         card = CARDS[cid]
         return {"id": cid, "name": summary_tmotp.card_name(cid, self.loc), "cp": card["cp"],
                 "icon": self.icon(card["icon"]),
                 "issue": self.t["issues"].get(card.get("issue") or "", ""),
-                "state": card.get("state") or "", "effect": card.get("effect") or ""}
+                "state": card.get("state") or "", "effect": cards.event(cid, self.loc)}
 
     def icon(self, icon: str | None) -> str:
         if icon == "both":
-            return _("both candidates")
+            return self._("both candidates")
         return self.t["seats"].get(icon or "", "")
 
     def state(self, st: str, view: dict) -> dict:
@@ -40,20 +46,20 @@ class Words:
         return self.t["regions"].get(region, region)
 
     def mode(self, mode: str) -> str:
-        return {"event": _("Event"), "campaign": _("Campaigning"),
-                "advertise": _("Advertising"), "position": _("Positioning")}[mode]
+        return {"event": self._("Event"), "campaign": self._("Campaigning"),
+                "advertise": self._("Advertising"), "position": self._("Positioning")}[mode]
 
     def verb(self, verb: str) -> str:
-        return {"play": _("Your candidate card"), "pass": _("Pass"), "done": _("Stop"),
-                "trigger": _("Trigger"), "travel": _("Travel"), "media": _("Media support"),
-                "choose": _("Choose"), "swap": _("Issue shift"), "momentum": _("Award"),
-                "endorsement": _("Award"), "endorse": _("Major Endorsement"),
-                "strategy": _("Campaign Strategy"), "debate": _("Debate card"),
-                "side": _("Side"), "first": _("Who places first"),
-                "resolve": _("Election Day event"), "recount": _("Recount"),
-                "remove": _("Remove"), "take": _("Take a card"), "position": _("Issue support"),
-                "order": _("Issues Track"), "start": _("Who plays first"),
-                "discard": _("Discard")}.get(verb, verb)
+        return {"play": self._("Your candidate card"), "pass": self._("Pass"), "done": self._("Stop"),
+                "trigger": self._("Trigger"), "travel": self._("Travel"), "media": self._("Media support"),
+                "choose": self._("Choose"), "swap": self._("Issue shift"), "momentum": self._("Award"),
+                "endorsement": self._("Award"), "endorse": self._("Major Endorsement"),
+                "strategy": self._("Campaign Strategy"), "debate": self._("Debate card"),
+                "side": self._("Side"), "first": self._("Who places first"),
+                "resolve": self._("Election Day event"), "recount": self._("Recount"),
+                "remove": self._("Remove"), "take": self._("Take a card"), "position": self._("Issue support"),
+                "order": self._("Issues Track"), "start": self._("Who plays first"),
+                "discard": self._("Discard")}.get(verb, verb)
 
     def thing(self, word: str) -> str:
         """A word of an action: a state, region, issue, candidate, card, or a plain word."""
@@ -64,32 +70,32 @@ class Words:
                 return self.t[kind][word]
         if digits(word) and int(word) in CARDS:
             return summary_tmotp.card_name(int(word), self.loc)
-        return {"yes": _("Yes"), "no": _("No"), "none": _("None"), "accept": _("Keep the draw"),
-                "redraw": _("Draw again"), "campaign": _("Campaigning"),
-                "advertise": _("Advertising"), "position": _("Positioning"),
-                "candidate": _("your candidate card")}.get(word, word)
+        return {"yes": self._("Yes"), "no": self._("No"), "none": self._("None"), "accept": self._("Keep the draw"),
+                "redraw": self._("Draw again"), "campaign": self._("Campaigning"),
+                "advertise": self._("Advertising"), "position": self._("Positioning"),
+                "candidate": self._("your candidate card")}.get(word, word)
 
     def action(self, action: str, asks: dict) -> str:
         w = action.split()
         verb, rest = w[0], w[1:]
         if verb == "play" and rest[:1] == ["candidate"]:
-            return _("Your candidate card for %(mode)s", mode=self.mode(rest[1]))
+            return self._("Your candidate card for %(mode)s", mode=self.mode(rest[1]))
         if verb == "pass":
-            return _("Pass")
+            return self._("Pass")
         if verb == "done":
-            return _("Stop here")
+            return self._("Stop here")
         if verb == "trigger":
-            return _("Trigger the event: spend 1 momentum marker to resolve %(card)s as yours",
+            return self._("Trigger the event: spend 1 momentum marker to resolve %(card)s as yours",
                      card=summary_tmotp.card_name(asks["card"], self.loc)) \
-                if asks.get("card") else _("Trigger the event")
+                if asks.get("card") else self._("Trigger the event")
         if verb == "swap":
-            return _("Swap %(a)s and %(b)s", a=self.thing(rest[0]), b=self.thing(rest[1]))
+            return self._("Swap %(a)s and %(b)s", a=self.thing(rest[0]), b=self.thing(rest[1]))
         if verb == "momentum":
-            return _("Take a momentum marker")
+            return self._("Take a momentum marker")
         if verb == "endorsement":
-            return _("Take an endorsement")
+            return self._("Take an endorsement")
         if verb == "order":
             return " › ".join(self.thing(x) for x in rest)
         if verb == "travel":
-            return _("Travel to %(state)s", state=self.thing(rest[0]))
+            return self._("Travel to %(state)s", state=self.thing(rest[0]))
         return " ".join(self.thing(x) for x in rest) or action

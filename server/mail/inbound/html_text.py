@@ -1,27 +1,17 @@
-"""The text a person typed into an HTML mail: block elements as lines, quoted history left out."""
+"""The text a person typed into an HTML mail: block elements as lines, quoted history left out
+(its place marked by a ">" line), after the tags and classes of reply_markers.py."""
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
 
+from server.mail.inbound import reply_markers as markers
+
 # Elements that start a new line (HTML Living Standard §15.3.3, "display: block" by default).
 _BLOCKS = frozenset(
     "address article aside blockquote br center dd div dl dt figure footer form h1 h2 h3 h4 h5 h6"
     " header hr li main nav ol p pre section table tbody td th thead tr ul".split())
-
-# Elements whose content is never the reply's own text: markup, and quoted mail (Apple Mail,
-# Thunderbird and Gmail put the quoted message in <blockquote>).
-_SKIP_TAGS = frozenset({"style", "script", "title", "template", "blockquote"})
-
-# Classes around quoted mail and signatures: Gmail (gmail_quote, gmail_quote_container,
-# gmail_signature), Thunderbird (moz-cite-prefix, moz-signature), Yahoo (yahoo_quoted).
-_SKIP_CLASSES = frozenset({"gmail_quote", "gmail_quote_container", "gmail_signature",
-                           "moz-cite-prefix", "moz-signature", "yahoo_quoted"})
-
-# Outlook (desktop, web, mobile): the "From: ... Sent: ..." header of the quoted mail starts at
-# <div id="divRplyFwdMsg">, after an empty <div id="appendonsend">; all that follows is history.
-_STOP_IDS = frozenset({"divRplyFwdMsg", "appendonsend"})
 
 # A "<" that no ">" closes before the next "<" is text, not a tag. html.parser rescans to the
 # end of the input for each one (quadratic: 128 Ki "<a" take a minute), so they are escaped first.
@@ -46,11 +36,16 @@ class _Text(HTMLParser):
             self.depth += tag == self.skipping
             return
         values = dict(attrs)
-        if values.get("id") in _STOP_IDS:
+        if values.get("id") in markers.HTML_STOP_IDS:
             self.stopped = True
             return
-        if tag in _SKIP_TAGS or _SKIP_CLASSES.intersection((values.get("class") or "").split()):
+        classes = (values.get("class") or "").split()
+        if tag in markers.HTML_SKIP_TAGS or markers.HTML_SKIP_CLASSES.intersection(classes):
             self.skipping, self.depth = tag, 1
+            if tag in markers.HTML_QUOTE_TAGS or markers.HTML_QUOTE_CLASSES.intersection(classes):
+                # The quote's place, as a plain-text reply marks it: a reply written below it
+                # is then known as written below the quote (new_text.py).
+                self.parts.append("\n>\n")
         if tag in _BLOCKS:
             self.parts.append("\n")
         self.pre += tag == "pre"

@@ -10,7 +10,7 @@ from typing import cast
 
 from server.mail.inbound import automated, headers
 from server.mail.inbound.body import Unreadable, body_text
-from server.mail.inbound.new_text import new_lines
+from server.mail.inbound.new_text import read_new_text
 from server.mail.inbound.reply import Kind, Reply
 
 # Where the r+TOKEN recipient is found, most trusted first: the envelope recipient as the
@@ -54,14 +54,14 @@ def read_reply(raw: bytes, domain: str) -> Reply:
         kind, reason = automatic
         return replace(reply, kind=kind, reason=reason)
     try:
-        lines = new_lines(body_text(msg))
+        reading = read_new_text(body_text(msg))
     except Unreadable as e:
         return replace(reply, kind=Kind.UNREADABLE, reason=str(e))
-    if any(_GARBLED.search(line) for line in lines):
+    if any(_GARBLED.search(line) for line in reading.lines + reading.closing):
         return replace(reply, kind=Kind.UNREADABLE, reason=(
             "the reply's text is garbled: bytes that are not characters of its character set,"
             " or control characters"))
-    return replace(reply, lines=lines)
+    return replace(reply, lines=reading.lines, closing=reading.closing)
 
 
 # A method's result in Authentication-Results (RFC 8601): "dkim=fail", "spf=fail (...)".

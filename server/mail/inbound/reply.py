@@ -23,6 +23,9 @@ class Reply:
     references: tuple[str, ...] = ()  # "<id@host>" each, oldest first
     subject: str = ""
     lines: tuple[str, ...] = ()  # the reply's own new text, one stripped non-blank line each
+    # a lone name or initial that closed the new text ("Alice", "-J."): the writer's name, or
+    # an order written capitalised ("Pass"), which only the game can tell
+    closing: tuple[str, ...] = ()
     reason: str | None = None  # why it is not an order, in words for a log or an answer
     # "dkim=fail", "spf=fail" or "dmarc=fail" when the receiving server's Authentication-Results
     # (the topmost one: the latest hop's) says the sender's domain did not vouch for the mail
