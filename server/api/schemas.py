@@ -122,8 +122,9 @@ class UserChangeSchema(ma.Schema):
     time_zone = TimeZone(required=True, validate=validate.Length(min=1, max=times.MAX_LENGTH),
                          metadata={"description": (
                              "The IANA name of a time zone, like Asia/Tokyo, Europe/Madrid or "
-                             "UTC (any case; a city alone when it names one zone)"),
-                             "example": "Asia/Tokyo"})
+                             "UTC (any case; a city alone when it names one zone). The enum "
+                             "lists the names as the database spells them"),
+                             "example": "Asia/Tokyo", "enum": list(times.offered())})
 
 
 class SignupAcceptedSchema(ma.Schema):

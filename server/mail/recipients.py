@@ -304,9 +304,9 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
     """A simultaneous step was resolved (Campaign Strategy or Debate cards revealed): what
     changed, to every seat not asked anything now. A seat that is asked gets a decision mail,
     which says what changed; so does a seat whose next decision mail is already written (it
-    was asked since: the "nothing is asked of you now" mail would arrive just before it). The
-    row waits ``outbox.COALESCE_SECONDS`` before it is sent, so that a quick next decision (a
-    bot's answer, a fast opponent) is written by then."""
+    was asked since: the "nothing is asked of you now" mail would arrive just before it).
+    (Not delayed on purpose: a Celery countdown holds the task in the worker, where a broker
+    outage loses it until the relay; tests/workers/test_broker_outage.py.)"""
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "active" or not game.state:
         return []

@@ -107,13 +107,6 @@ def write(session: Session, kind: str, payload: dict) -> int:
 
 
 # --- sending ---------------------------------------------------------------------------------
-# Mails that say only what changed wait this long before they are built, so that a decision
-# written meanwhile (a bot's quick answer, a fast opponent) takes their place: its mail says
-# what changed too (server/mail/recipients.py, _step_resolved). Shorter than REDELIVER_AFTER,
-# so the relay does not send the row again while it waits.
-COALESCE_SECONDS = {"step_resolved": 20}
-
-
 # The tasks by name (workers/tasks.py): (task name, arguments, sending options) of a row.
 def _task_for(row: Written) -> tuple[str, tuple, dict]:
     if row.kind == "resolve_step":
@@ -125,7 +118,7 @@ def _task_for(row: Written) -> tuple[str, tuple, dict]:
         p = row.payload
         return "whistlestop.bot_move", (p["game_id"], p["seat"], p["step"], row.id), \
             {"countdown": p.get("delay") or None}
-    return "whistlestop.notify", (row.id,), {"countdown": COALESCE_SECONDS.get(row.kind)}
+    return "whistlestop.notify", (row.id,), {}
 
 
 def publish(name: str, args: tuple, options: dict | None = None) -> None:

@@ -257,12 +257,6 @@ def test_no_nothing_is_asked_mail_when_the_seats_next_decision_is_already_writte
     assert deliver(session, db_engine, smtp_catcher, again) == []
 
 
-def test_a_resolution_mail_waits_so_that_a_quick_decision_takes_its_place():
-    from server.services import outbox
-    name, args, options = outbox._task_for(outbox.Written(5, "step_resolved", {}))
-    assert name == "whistlestop.notify" and 0 < options["countdown"] < outbox.REDELIVER_AFTER
-    assert outbox._task_for(outbox.Written(6, "your_decision", {}))[2] == {"countdown": None}
-
 # --- digests ----------------------------------------------------------------------------------
 def test_a_digest_lists_only_the_games_waiting_and_only_for_digest_readers(
         db_engine, session, smtp_catcher):

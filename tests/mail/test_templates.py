@@ -15,7 +15,6 @@ import pytest
 from engine.core.messages import data
 
 from server import i18n
-from server.games import presenter
 from server.mail import contexts, render
 from tests.mail import golden_mrpresident
 from server.games.tmotp.summary import card_name

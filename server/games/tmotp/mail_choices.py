@@ -25,7 +25,7 @@ PREEMPT = " preempt"
 
 
 def mail_choices(view: dict, loc: str) -> dict:
-    legal = [a for a in view["legal_actions"]]
+    legal = list(view["legal_actions"])
     asks = view.get("asks") or {}
     words = Words(loc)
     groups: list[dict] = []
@@ -141,10 +141,11 @@ def _picks(groups: list, legal: list[str], words: Words) -> list[str]:
     sizes = sorted({len(_numbers(a)) for a in same})
     cards = [{"id": cid, "label": f"{c['name']} · {card_facts(c, words)}"}
              for cid, c in ((cid, words.card(cid)) for cid in ids if cid in CARDS)]
-    pick = {"verb": verb, "cards": cards, "sizes": sizes, "example": max(same, key=len),
+    example = max(same, key=len)
+    pick = {"verb": verb, "cards": cards, "sizes": sizes, "example": example,
             "label": words._("Reply with “%(verb)s” and the numbers of %(least)s to %(most)s "
                              "of these cards, lowest first, as %(example)s.", verb=verb,
-                             least=sizes[0], most=sizes[-1], example=max(same, key=len))}
+                             least=sizes[0], most=sizes[-1], example=example)}
     groups.append(_group(words.verb(verb), None, None, pick=pick))
     return [a for a in legal if a not in set(same)]
 
