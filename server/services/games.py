@@ -392,7 +392,10 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         "game_id": game.id, "step": step, "seat": seat, "actions": result.applied,
         "status": "applied", "created_at": now, "updated_at": now})
     standing.record(step)
-    if by_player:
+    if by_player and seat in state.active():
+        # Only a seat asked again at the step its order leads to is waited for there
+        # (reach.waiting looks at the deciding seats): a reach at a step where the seat
+        # decides nothing would never be read, so it is not written.
         reach.record(session.connection(), game.id, seat, result.step, "order", now)
     _write_progress(session, game, state, old_len, result.step, actor=seat)
     result.state = state

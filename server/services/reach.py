@@ -9,7 +9,8 @@ What reaches a player, recorded as it happens (``record``):
 - a view of the game page, told by a small POST from the page (``POST /games/<id>/seen``, with
   the page's CSRF token: a GET never writes; server/web/board.py);
 - an order of theirs, by any channel (services/games.submit_order): it counts for the decision
-  it leads to.
+  it leads to, when that decision is theirs too (a reach at a step where the seat decides
+  nothing is never read, so it is not written).
 
 It is kept per step, not per moment: ``Seat.reached_step`` is the latest step of the game a
 channel reached the player at, ``reached_at`` when it first did at that step. Each step is one

@@ -221,6 +221,27 @@ def test_an_order_reaches_its_player_for_the_next_decision_a_default_does_not(
     assert (after.reached_step, after.reached_by) == (game.step, "mail")
 
 
+def test_an_order_that_hands_the_decision_over_records_no_reach(db_engine, session):
+    """A reach is written only where it can be read: at a step its seat decides."""
+    gid, players, seat = started(session, "handed-over")
+    for _ in range(200):
+        game = fresh(db_engine, gid)
+        mover = asked(db_engine, gid)
+        before = seat_row(db_engine, gid, mover)
+        state = games._load(game)
+        with Session(db_engine) as s:
+            result = games.submit_order(s, gid, mover, game.step,
+                                        [state.legal_actions(mover)[0]])
+        after = seat_row(db_engine, gid, mover)
+        if mover not in result.state.active():
+            assert (after.reached_step, after.reached_by) == (before.reached_step,
+                                                              before.reached_by)
+            assert not reach.reached(fresh(db_engine, gid), after)
+            return
+        assert (after.reached_step, after.reached_by) == (result.step, "order")
+    pytest.fail("no order handed the decision to the other seat in 200 orders")
+
+
 def test_bots_and_empty_seats_are_always_reached(db_engine, session):
     gid, players, seat = started(session, "bots")
     game = fresh(db_engine, gid)
