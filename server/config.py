@@ -120,6 +120,12 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "WEBHOOK_ALLOW_PRIVATE": _get(env, "WEBHOOK_ALLOW_PRIVATE", "false").strip().lower()
         in ("1", "true", "yes"),
         "BASE_URL": _get(env, "BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
+        # The game pages' live news streams (server/web/live.py) are served by the Procfile's
+        # `live` process on LIVE_PORT (server/gunicorn_live.py); the pages reach it at
+        # LIVE_URL: unset, BASE_URL's host on LIVE_PORT; "same-origin" when a proxy routes
+        # BASE_URL's /games/<id>/events to it (or the pages' server is threaded, as the tests').
+        "LIVE_PORT": int(_get(env, "LIVE_PORT", "5001")),
+        "LIVE_URL": _get(env, "LIVE_URL", "").rstrip("/"),
         "SMTP_HOST": _get(env, "SMTP_HOST", "127.0.0.1"),
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),
         # POST /api/v1/users lets anybody sign up (true/false); false: operators make accounts.

@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from server.api import schemas
 from server.models import Game, Spectator, User
-from server.services import display_names, games, lobby
+from server.services import display_names, games, lobby, reach
 
 
 # Schema instances are stateless for dump(); building one deep-copies its fields each time.
@@ -70,6 +70,7 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
     }
     if view:
         body["view"] = games.view_for(session, game.id, seat) if game.state else None
+        body["not_reached"] = reach.waiting(session, game)
     return body
 
 

@@ -260,6 +260,11 @@ class GameSchema(GameSummarySchema):
     view = fields.Dict(allow_none=True,
                        metadata={"description": "The game as your seat may see it (spectators: "
                                                 "the public view); null before the start"})
+    not_reached = fields.List(fields.String(), metadata={
+        "description": "The seats the current deadline waits for: nothing has reached their "
+                       "player since the decision opened (no mail taken by their mail server, "
+                       "no webhook answered, no visit to the game page), so the seat is "
+                       "neither played by default nor forfeited until something does"})
 
 
 class NewGameResultSchema(ma.Schema):

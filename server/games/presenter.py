@@ -132,6 +132,21 @@ class Presenter:
         (server/mail/replies.py). By default the one every game takes."""
         return ["standing default ask"]
 
+    def standing_orders(self, loc: str) -> list[dict]:
+        """The policies the game declares (its engine's GameInfo.standing_policies) as the game
+        page and the forms that start or join a game offer them, in ``loc``'s words: [{"kind",
+        "label" (the decision it answers), "help" (a line or None), "suggested" (the value
+        preselected when a game is created or joined), "options": [{"value", "label", "help"}]}]
+        with every declared value, "ask" (the seat is asked) among them. By default the kinds
+        and values as written, "ask" preselected."""
+        import engine.core as engine_core
+        from server.i18n import gettext
+        return [{"kind": kind, "label": kind.replace("_", " "), "help": None, "suggested": "ask",
+                 "options": [{"value": v, "help": None,
+                             "label": gettext("Ask me each time", loc) if v == "ask" else v}
+                            for v in values]}
+                for kind, values in engine_core.info(self.game).standing_policies.items()]
+
     # ---- Web -----------------------------------------------------------------------------
     # The shared pages (server/web, templates/web) include the game's parts by these names
     # (``part(name)``, templates/games/<game>/web/<name>) and show what the methods below
@@ -176,8 +191,8 @@ class Presenter:
     def new_game(self, loc: str) -> dict:
         """What new_game.html shows beside the form as posted (``form``, to fill it in again
         after a refusal) and the bots' levels (``levels``): by default the seats' names
-        (``names``)."""
-        return {"names": self.seat_names(loc)}
+        (``names``) and the standing orders to offer (``standing``: ``standing_orders``)."""
+        return {"names": self.seat_names(loc), "standing": self.standing_orders(loc)}
 
     def read_new_game(self, form, user) -> tuple[dict, dict, dict]:
         """(options, seat -> email or None, seat -> bot level) of the new game new_game.html
@@ -194,6 +209,31 @@ class Presenter:
         """The replay's link to the start of ``turn`` (a ``turn_of`` value), back or ahead:
         {"label": its text, "aria": what it does, in words}."""
         raise NotImplementedError
+
+    def action_words(self, seat: str, action: str, loc: str) -> str | None:
+        """A log entry's action (``seat``'s, or chance's) as the replay says it in ``loc``'s
+        words, after who played it ("lays Train Tours, 70 points"); None: the replay shows
+        the notation only. A replay is of a finished game: nothing in it is hidden."""
+        return None
+
+    def log_heading(self, message: list, loc: str) -> str | None:
+        """The heading of the game page's log that a note (its [template, args]: a view's
+        ``note_messages`` entry) begins, in ``loc``'s words: a new turn or round ("Turn 3");
+        None: the note goes on under the heading before it. By default none."""
+        return None
+
+    def draw_note(self, message: list) -> bool:
+        """Whether a note (its [template, args]) says what a chance step drew (a die, a card
+        turned up, a cube from a bag): the game page's "Done" banner repeats those after the
+        reader's order. By default none."""
+        return False
+
+    def committed(self, view: dict, committed: int, deciding: int) -> tuple[int, int]:
+        """(how many have decided, of how many) for the game page's "n of m have committed",
+        from a simultaneous step's sealed orders (``committed``) and seats asked
+        (``deciding``); a game may count in seats that decided this part of it before (those
+        who laid their cards first). By default the step's own."""
+        return committed, deciding
 
     def replay_heading(self, view: dict, loc: str) -> str:
         """Where the game stands at a replay's position (the spectators' ``view``), in one

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import outbox, reach
+from server.services import live, outbox, reach
 from server.services.standing import Standing
 
 
@@ -223,6 +223,7 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
         session.rollback()
         current = session.get(Game, game.id)
         raise StaleStep(current.step, _prompt(current, None))
+    live.changed(session, game.id, step + 1, values["status"])  # told the pages after the commit
     # Bring the session's Game (or the order's GameRow) up to date without another write or
     # read.
     keep = setattr if isinstance(game, GameRow) else set_committed_value
@@ -326,10 +327,19 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
 MAX_CONTINUED = 300
 
 
+# The texts of two refusals that callers read back (server/web/board.py points a refused plan
+# at the field its line came from): an atomic order refused whole at its line ``n``, and an
+# order whose next line came after the game had moved on.
+# (Written as ``plain`` calls so that the game catalogue's extraction finds them.)
+WHOLE_REFUSED = plain("Line {n} of your order, {action}, was refused, so none of it was "
+                      "played: {reason}").template
+STOPS_HERE = plain("The order stops here: the game moved on to another decision. "
+                   "{prompt}").template
+
+
 def _whole_refused(i: int, text: str, reason):
     """Why an atomic order (a plan made on the web page) was refused whole at its line ``i``."""
-    return plain("Line {n} of your order, {action}, was refused, so none of it was played: "
-                 "{reason}", n=i + 1, action=text, reason=reason)
+    return plain(WHOLE_REFUSED, n=i + 1, action=text, reason=reason)
 
 
 def _submit(session, game_id, seat, step, actions, before_commit=None,
@@ -356,8 +366,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         if i:
             _advance(state, (seat, text), standing)
             if state.active() != [seat]:
-                reason = plain("The order stops here: the game moved on to another "
-                               "decision. {prompt}", prompt=state.prompt(seat)
+                reason = plain(STOPS_HERE, prompt=state.prompt(seat)
                                if state.active() else plain("The game is over."))
                 if atomic:
                     raise IllegalAction(_whole_refused(i, text, reason))

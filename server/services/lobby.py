@@ -19,6 +19,7 @@ from server.catalogue import N_
 from server.models import Game, Order, OutboxMessage, Seat, Spectator, User, utcnow
 from server.raw_sql import Raw
 from server.services import games as orders
+from server.services import live
 from server.services.users import normalize_email, proven, sha256_hex
 
 
@@ -311,6 +312,45 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
         raise
 
 
+def code_opens(session: Session, game_id: int, code: str) -> str | None:
+    """The free seat of the open game ``code`` is the invitation code of, or None."""
+    game = session.get(Game, game_id)
+    if game is None or game.status != "open" or not code:
+        return None
+    digest = sha256_hex(code)
+    return next((r.seat for r in seat_rows(session, game_id) if r.user_id is None
+                 and r.seat not in (game.bots or {}) and r.invite_token_hash == digest), None)
+
+
+def new_code(session: Session, game_id: int, user: User, seat: str) -> str:
+    """A new invitation code for a free seat of an open game (its creator only); the seat's
+    old code stops working. Only the code's sha256 is kept, so it is shown this once."""
+    try:
+        game = _game(session, game_id)
+        if game.created_by != user.id:
+            raise LobbyError("forbidden", N_("Only the game's creator can make invitation "
+                                             "codes."))
+        if game.status != "open":
+            raise LobbyError("conflict", N_("The game has already started; its seats are taken."))
+        row = next((r for r in seat_rows(session, game_id)
+                    if r.seat == seat and r.seat not in (game.bots or {})), None)
+        if row is None:
+            raise LobbyError("invalid", N_("There is no seat '%(seat)s' to invite to."),
+                             seat=seat)
+        if row.user_id is not None:
+            raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=seat)
+        code = secrets.token_urlsafe(16)
+        done = session.execute(update(Seat).where(Seat.id == row.id, Seat.user_id.is_(None))
+                               .values(invite_token_hash=sha256_hex(code)))
+        if done.rowcount != 1:
+            raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=seat)
+        session.commit()
+        return code
+    except BaseException:
+        session.rollback()
+        raise
+
+
 def start_game(session: Session, game_id: int, user: User) -> Game:
     """Start an open game whose seats are all taken: the opening chance is drawn, the first
     decisions are asked. Only its creator may start it."""
@@ -352,6 +392,8 @@ def resign(session: Session, game_id: int, seat: str, *, step: int | None = None
         ended = engine.Termination.FORFEITED if forfeit else engine.Termination.RESIGNED
         result = {"winner": winner, "reason": str(reason), "reason_message": reason.data(),
                   "scores": {}, "termination": ended.value, ended.value: seat}
+        # Told the pages once committed (a conflict below rolls back and forgets it).
+        live.changed(session, game.id, game.step + 1, "finished")
         done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
                                                   Game.status == "active")
                                .values(step=game.step + 1, status="finished", result=result,

@@ -11,12 +11,13 @@ from flask import Flask
 
 def init_app(app: Flask) -> None:
     from server.web import (accounts, board, decide, help, inbound, lobby, mailbox,
-                            preferences, replay, tokens)
+                            preferences, replay, standing_orders, tokens)
 
     accounts.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(board.bp)
     app.register_blueprint(replay.bp)
+    app.register_blueprint(standing_orders.bp)
 
     app.register_blueprint(decide.bp)
     app.register_blueprint(mailbox.bp)
@@ -24,3 +25,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(preferences.bp)
     app.register_blueprint(inbound.bp)
     app.register_blueprint(tokens.bp)
+    from server.web import live
+    app.register_blueprint(live.bp)  # the game page's live news (server-sent events)

@@ -11,23 +11,27 @@ reason in the game's words and the decision now, and changes nothing.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, redirect, request
+from dataclasses import replace
+
+from flask import Blueprint, abort, current_app, jsonify, redirect, request
 
 import engine.core as game_engine
 from engine.core.errors import OptionsError
 from server import db
 from server.games import presenter
 from server.i18n import game_text
-from server.models import Game, aware, utcnow
+from server.models import Game, User, aware, utcnow
 from server.parsing import whole
-from server.services import games, lobby, play, reach
+from server.services import display_names, games, lobby, play, reach
 from server.web.accounts import check_form
-from server.web.decision_form import NOTHING_ASKED, Refused, build, compose, nothing_chosen
+from server.web.decision_form import (NOTHING_ASKED, Refused, build, compose, explain, keep,
+                                      nothing_chosen)
 from server.web.help import page_url
+from server.web.live import stream_url
 from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
-from server.web.words import locale
+from server.web.words import _, locale
 
 bp = Blueprint("board", __name__)
 
@@ -81,7 +85,8 @@ def seen(game_id: int):
 @bp.post("/games/<int:game_id>/order")
 def order(game_id: int):
     """The decision form's answer (server/web/decision_form.py): a choice, a plan, or order
-    lines typed in the notation; a plan is played whole or not at all."""
+    lines typed in the notation; a plan is played whole or not at all. A refused form comes
+    back filled in as it was sent, the refusal beside the field it is about."""
     with db.reading(db.session()) as session:
         game, seat = _seat_and_game(session, game_id)
         if seat is None:
@@ -91,22 +96,49 @@ def order(game_id: int):
         step = whole(step, -1)
         stale = game.status == "active" and step != game.step
         form = form_now(session, game, seat, locale()) if not (refused or stale) else None
+        now, game_type = game.step, game.game_type
+        notes = len((game.state or {}).get("notes", []))  # the banner's draws come after these
     if refused:
+        keep(request.form, step)
         return _answer(game_id, seat, refusal=refused, status=400)
-    if stale:  # a form of an earlier decision: its fields mean nothing now
+    if stale:  # a form of an earlier decision: its fields mean nothing now, the written lines stay
+        keep(request.form, now, only=("lines",))
         return _answer(game_id, seat, outcome=play.Outcome("stale"), status=409)
     try:  # asked nothing now: what was sent goes to the order service, which says why not
         order = compose(request.form, form or NOTHING_ASKED)
     except Refused as plan:
+        keep(request.form, step, plan.field, str(plan))
         return _answer(game_id, seat, status=422, refusal=str(plan))
     if not order.lines:
+        keep(request.form, step)
         return _answer(game_id, seat, status=422, refusal=nothing_chosen())
     outcome = play.order(game_id, seat, step, order.lines, atomic=order.atomic,
                          then=order.then)
     if outcome.accepted and outcome.reason is None:
-        return redirect(f"/games/{game_id}?done={outcome.status}", 303)
+        return redirect(f"/games/{game_id}?done={outcome.status}&since={notes}", 303)
+    if not outcome.accepted and outcome.status in ("illegal", "malformed"):
+        field, message = explain(order, *_refused_line(outcome.reason, locale(), game_type))
+        keep(request.form, step, field, message)
+        outcome = replace(outcome, reason=message)
+    elif outcome.status == "stale":
+        keep(request.form, outcome.step, only=("lines",))
     return _answer(game_id, seat, outcome=outcome,
                    status=200 if outcome.accepted else 409 if outcome.status == "stale" else 422)
+
+
+def _refused_line(reason, loc: str, game_type: str) -> tuple[int | None, str]:
+    """(the order's line the engine refused, its reason in the reader's words) from an order
+    service refusal: an atomic order's is about its line ``n`` (games._whole_refused), any
+    other about the first line. A plan's line refused because the game moved on means the
+    lines before it used up what the plan had (the CP, the cubes)."""
+    if getattr(reason, "template", None) != games.WHOLE_REFUSED:
+        return 0, game_text.text(reason, loc, game_type)
+    inner = reason.args["reason"]
+    if getattr(inner, "template", None) == games.STOPS_HERE:
+        return reason.args["n"] - 1, _(
+            "nothing was left for it: what the plan puts before it (in the order of least "
+            "travel) uses everything up.")
+    return reason.args["n"] - 1, game_text.text(inner, loc, game_type)
 
 
 def form_now(session, game: Game, seat: str, loc: str, state=None) -> dict | None:
@@ -133,25 +165,45 @@ def show_with_refusal(game_id: int, refusal: str, status: int):
         return _page(session, game, seat, refusal=refusal, status=status)
 
 
+def show_open(game_id: int, *, codes: dict | None = None, join_code: str = "",
+              status: int = 200, seen: bool = True):
+    """The open game's page with the invitation ``codes`` just made (seat -> code: shown to
+    their creator this once, only their sha256 is kept), or the join form holding a
+    ``join_code`` (a share link's; ``seen``: False when only that code lets the reader see
+    the game)."""
+    with db.reading(db.session()) as session:
+        game = session.get(Game, game_id)
+        if game is None or (seen and not lobby.may_see(session, game, reader())):
+            abort(404)
+        return _page(session, game, None, status=status, codes=codes or {},
+                     join_code=join_code)
+
+
 def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str | None = None,
-          status: int = 200):
+          status: int = 200, codes: dict | None = None, join_code: str = ""):
     loc = locale()
     if game.state is None:  # open: waiting for players
-        return page("game_open.html", status, loc, refusal=refusal,
-                    **_open_context(session, game, loc))
+        return page("game_open.html", status, loc, refusal=refusal, join_code=join_code,
+                    **_open_context(session, game, loc, codes or {}))
     state = game_engine.from_dict(game.state, copy=False)
     view = games.seat_view(session, game, seat, state)
-    decision = games.decision_for(session, game, seat, state) if seat else None
+    # no decision box once the game is over
+    decision = games.decision_for(session, game, seat, state) \
+        if seat and game.status == "active" else None
     done = request.args.get("done") if outcome is None and refusal is None else None
     names = seat_names(game.game_type, loc)
     shown = presenter(game.game_type)
+    messages = view.get("note_messages", [])
     return page(
-        "game.html", status, loc, part=shown.part,
+        "game.html", status, loc, part=shown.part, live_url=stream_url(game.id),
         game=game, seat=seat, seat_name=names.get(seat) if seat else None,
         many=len(state.seats) > 2,
+        help_url=page_url(game.game_type) or f"/help/notation/{game.game_type}",
+        players=_players(session, game, seat, names),
+        may_resign=seat is not None and game.status == "active",
         may_follow=lobby.may_follow(game, reader(), seat, lobby.followed(session, reader())),
-        log=list(reversed(game_text.texts(view.get("note_messages", []), loc,
-                                          game.game_type)))[:60],
+        log=_log(messages, loc, game.game_type),
+        drawn=_drawn(messages, loc, game.game_type) if done == "applied" else [],
         decision=_decision(decision, view, loc, state, names, game.game_type), done=done,
         deadline=_deadline(game),
         not_reached=[names.get(s, s) for s in reach.waiting(session, game) if s != seat],
@@ -168,10 +220,81 @@ def _decision(decision: dict | None, view: dict, loc: str, state=None,
         return None
     form = build(decision, view, loc) if decision["legal_actions"] else None
     names = names or {}
+    deciding = len(state.active()) if state is not None else 0
+    committed, deciding = presenter(view["game"]).committed(view, decision["committed"],
+                                                            deciding)
+    only = decision["legal_actions"][0] if len(decision["legal_actions"]) == 1 else None
     return {**decision, "prompt": game_text.text(decision["prompt"], loc, game_type)
             if decision["prompt"] else "", "form": form,
-            "deciding": len(state.active()) if state is not None else 0,
+            "committed": committed, "deciding": deciding,
+            # one legal action: information, not a choice (a sealed one was made for the seat)
+            "forced": {"value": only, "label": _label(form, only)} if only else None,
             "waiting_names": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
+
+
+def _label(form: dict | None, action: str) -> str:
+    """An action as the form's choices name it in words, else as written."""
+    for group in (form or {}).get("groups", []) or []:
+        for option in group.get("options", []):
+            if option.get("value") == action:
+                return option.get("label") or action
+    return action
+
+
+LOG_LINES = 60
+
+
+def _log(messages: list, loc: str, game_type: str) -> list[dict]:
+    """The log, newest first: [{"heading": the turn or round (the game's ``log_heading``) or
+    None, "lines": [{"text", "times"}]}]. A line the game notes several times in a row (one
+    note per cube placed: "adds issue support in Economy" twice) is shown once, with how many
+    times. At most ``LOG_LINES`` lines, the newest."""
+    shown = presenter(game_type)
+    texts = game_text.texts(messages, loc, game_type)
+    groups = [{"heading": None, "lines": []}]
+    for message, text in zip(messages, texts):
+        heading = shown.log_heading(message, loc)
+        if heading and heading != groups[-1]["heading"]:
+            groups.append({"heading": heading, "lines": []})
+        lines = groups[-1]["lines"]
+        if lines and lines[-1]["text"] == text:
+            lines[-1]["times"] += 1
+        else:
+            lines.append({"text": text, "times": 1})
+    out, left = [], LOG_LINES
+    for group in reversed(groups):
+        if left <= 0:
+            break
+        if group["lines"]:
+            out.append({"heading": group["heading"], "lines": group["lines"][::-1][:left]})
+            left -= len(out[-1]["lines"])
+    return out
+
+
+def _drawn(messages: list, loc: str, game_type: str) -> list[str]:
+    """What the chance steps drew since the reader's order (``since``: how many notes the game
+    had when it was sent), in the game's words (its ``draw_note``): for the "Done" banner."""
+    since = whole(request.args.get("since", ""), -1)
+    if not 0 <= since <= len(messages):
+        return []
+    shown = presenter(game_type)
+    fresh = messages[since:]
+    return [text for message, text in zip(fresh, game_text.texts(fresh, loc, game_type))
+            if shown.draw_note(message)]
+
+
+def _players(session, game: Game, seat: str | None, names: dict) -> list[dict]:
+    """The other seats and who plays them: the name they chose, else "Player <id>" (never an
+    address: display_names.shown), or the bot's level."""
+    out = []
+    for row in lobby.seat_holders(session, game.id):
+        if row.seat == seat:
+            continue
+        bot = (game.bots or {}).get(row.seat)
+        user = session.get(User, row.user_id) if row.user_id is not None else None
+        out.append({"seat": row.seat, "seat_name": names.get(row.seat, row.seat), "bot": bot,
+                    "name": display_names.shown(user, _) if user else None})
+    return out
 
 
 def _deadline(game: Game) -> dict | None:
@@ -201,8 +324,9 @@ def _result(game: Game, view: dict, loc: str) -> dict | None:
             "seed": game.seed}
 
 
-def _open_context(session, game: Game, loc: str) -> dict:
+def _open_context(session, game: Game, loc: str, codes: dict) -> dict:
     user = reader()
+    mine = user is not None and game.created_by == user.id
     rows = lobby.seat_rows(session, game.id)
     names = seat_names(game.game_type, loc)
     bots = game.bots or {}
@@ -210,13 +334,17 @@ def _open_context(session, game: Game, loc: str) -> dict:
                "taken": r.user_id is not None or r.seat in bots, "bot": bots.get(r.seat),
               "mine": user is not None and r.user_id == user.id,
               "invited_me": user is not None and r.user_id is None
-              and r.invite_email == user.email} for r in rows]
+              and r.invite_email == user.email,
+              # an invitation code: only to the creator, only right after it was made
+              "code": codes.get(r.seat) if mine and r.user_id is None else None,
+              "reserved": bool(r.invite_email)} for r in rows]
     return {"game": game, "part": presenter(game.game_type).part, "seats": listed,
             "title": game_title(game.game_type),
             "options_line": _options_line(game, loc),
             "help_url": page_url(game.game_type),
-            "may_start": user is not None and game.created_by == user.id
-            and all(s["taken"] for s in listed),
+            "may_start": mine and all(s["taken"] for s in listed),
+            "creator": mine, "share_base": f"{current_app.config['BASE_URL']}/games/{game.id}"
+            "/join?code=",
             "signed_in": user is not None}
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from engine import bots as engine_bots
 
+from urllib.parse import quote
+
 from engine.core import OptionsError
 from flask import Blueprint, redirect, request
 
@@ -18,11 +20,12 @@ from server.models import Game, User
 from server.services import games, lobby
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, sign_in_page
-from server.web.board import show_with_refusal
+from server.web.board import show_open, show_with_refusal
 from server.web.pages import page, reader
+from server.web import standing_orders
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
-from server.web.words import _, locale, refusal
+from server.web.words import N_, _, locale, refusal
 from server.parsing import whole
 
 bp = Blueprint("lobby", __name__)
@@ -102,13 +105,21 @@ def create():
     with db.session() as session:
         account = session.get(User, user.id)
         try:
-            game, _codes = lobby.open_game(session, account, game_type, options, emails,
+            policies = standing_orders.chosen_policies(game_type, form)
+            game, codes = lobby.open_game(session, account, game_type, options, emails,
                                            public=form.get("public") == "on", timing=timing,
                                            bots=bots, bot_delay_seconds=delay)
+            standing_orders.file_policies(session, game.id,
+                                          lobby.seat_of(session, game.id, user.id), policies)
         except LobbyError as exc:
             return _lobby_error(refusal(exc), STATUS[exc.kind], form)
         except OptionsError as exc:  # the engine's reason, in the reader's words
             return _lobby_error(game_text.text(exc.args[0], locale(), game_type), 422, form)
+    shown_codes = {seat: code for seat, code in codes.items() if not emails.get(seat)}
+    if shown_codes:  # a seat left open: its code is shown now, once (only its hash is kept)
+        created = show_open(game.id, codes=shown_codes, status=201)
+        created.headers["Location"] = f"/games/{game.id}"  # 201 Created names the game
+        return created
     return redirect(f"/games/{game.id}", 303)
 
 
@@ -143,23 +154,74 @@ def _lobby_page(status: int, **context):
 
 @bp.get("/games/<int:game_id>/join")
 def join_page(game_id: int):
+    """An invitation's page; with ``code`` (a share link's), the join form holding that code
+    (the code lets its holder see the open game it opens a seat of; joining is a POST)."""
+    code = (request.args.get("code") or "").strip()
     if reader() is None:
+        if code:
+            return sign_in_page(f"/games/{game_id}/join?code={quote(code)}", 200,
+                                _("Sign in (or sign up: any address will do) to take the seat "
+                                  "this invitation code opens."))
         return sign_in_page(f"/games/{game_id}", 200,
                             _("Sign in with the address the invitation came to, to take "
                               "your seat."))
+    if code:
+        with db.reading(db.session()) as session:
+            opens = lobby.code_opens(session, game_id, code)
+        if opens is not None:
+            return show_open(game_id, join_code=code, seen=False)
     return redirect(f"/games/{game_id}", 303)
+
+
+@bp.post("/games/<int:game_id>/code")
+def new_code(game_id: int):
+    """A new invitation code for a free seat (``seat``), shown once to the game's creator;
+    the seat's old code stops working."""
+    user = reader()
+    if user is None:
+        return sign_in_page(f"/games/{game_id}", 401, _("Sign in first."))
+    refused = check_form()
+    if refused:
+        return show_with_refusal(game_id, refused, 400)
+    seat = (request.form.get("seat") or "").strip()
+    with db.session() as session:
+        try:
+            code = lobby.new_code(session, game_id, session.get(User, user.id), seat)
+        except LobbyError as exc:
+            return show_with_refusal(game_id, refusal(exc), STATUS[exc.kind])
+    return show_open(game_id, codes={seat: code})
 
 
 @bp.post("/games/<int:game_id>/join")
 def join(game_id: int):
-    return _lobby_action(game_id, lambda session, account: lobby.join_game(
-        session, game_id, account, code=(request.form.get("code") or "").strip() or None))
+    return _lobby_action(game_id, standing_orders.taking_seat(
+        game_id, request.form, lambda session, account: lobby.join_game(
+            session, game_id, account, code=(request.form.get("code") or "").strip() or None)))
 
 
 @bp.post("/games/<int:game_id>/start")
 def start(game_id: int):
     return _lobby_action(game_id, lambda session, account: lobby.start_game(
         session, game_id, account))
+
+
+@bp.post("/games/<int:game_id>/resign")
+def resign(game_id: int):
+    """The reader concedes the game (the page's confirmation sends ``confirm``: the game
+    ends; with two seats the other one wins)."""
+    if request.form.get("confirm") != "yes":
+        user = reader()
+        if user is None:
+            return sign_in_page(f"/games/{game_id}", 401, _("Sign in first."))
+        return show_with_refusal(game_id, _("Confirm first: open “Resign this game” and "
+                                            "press its button."), 422)
+
+    def concede(session, account):
+        seat = lobby.seat_of(session, game_id, account.id)
+        if seat is None:
+            raise LobbyError("forbidden", N_("Only a player of the game can resign it."))
+        lobby.resign(session, game_id, seat)
+    return _lobby_action(game_id, concede)
 
 
 @bp.post("/games/<int:game_id>/follow")

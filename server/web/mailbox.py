@@ -52,18 +52,38 @@ def index():
 @bp.get("/mail/<name>")
 def show(name: str):
     message = _message(name)
-    return page("mail.html", name=name, to=message["To"], subject=message["Subject"],
+    return page("mail.html", name=name, sandbox=SANDBOX, to=message["To"],
+                subject=message["Subject"],
                 date=message["Date"], reply_to=message["Reply-To"],
                 text=_part(message, "plain"))
+
+
+# The frame's sandbox: no scripts, no forms, an opaque origin (so no cookies): a link followed
+# inside the frame would open the game's pages there, where "Sign in" and "Commit" cannot work.
+# A link clicked opens at the top level instead (``TOP``, and the navigation the sandbox allows
+# on a click); one opened in a new tab is an ordinary page there (escapes the sandbox). The mail
+# still runs no script: neither flag allows one.
+SANDBOX = ("allow-top-navigation-by-user-activation allow-popups "
+           "allow-popups-to-escape-sandbox")
+TOP = '<base target="_top">'
+_HEAD = re.compile(r"<head\b[^>]*>", re.I)
+
+
+def top_level(markup: str) -> str:
+    """The mail's HTML with its links opening at the top level (a ``<base target="_top">``
+    first in its head; a link naming its own target keeps it)."""
+    head = _HEAD.search(markup)
+    if head is None:
+        return TOP + markup
+    return markup[:head.end()] + TOP + markup[head.end():]
 
 
 @bp.get("/mail/<name>/html")
 def html(name: str):
     """The HTML part alone, for the page's sandboxed frame (no scripts; links open on top)."""
-    response = make_response(_part(_message(name), "html"))
+    response = make_response(top_level(_part(_message(name), "html")))
     response.headers["Content-Type"] = "text/html; charset=utf-8"
-    response.headers["Content-Security-Policy"] = (
-        "sandbox allow-top-navigation-by-user-activation allow-popups; script-src 'none'")
+    response.headers["Content-Security-Policy"] = f"sandbox {SANDBOX}; script-src 'none'"
     return response
 
 

@@ -124,7 +124,8 @@ def _replay_context(game_type: str, p: Position, loc: str) -> dict:
     entry = None
     if p.entry is not None:
         entry = {"seat": p.entry[0], "action": p.entry[1],
-                 "who": names.get(p.entry[0]) or _("Chance")}
+                 "who": names.get(p.entry[0]) or _("Chance"),
+                 "words": shown.action_words(p.entry[0], p.entry[1], loc)}
     return {
         "at": p.at, "total": p.total, "entry": entry,
         "fresh": game_text.texts(p.fresh, loc, game_type),

@@ -5,6 +5,8 @@ Economy (after turn 1's shift); Harvard Brain Trust in play; Nixon with 3 suppor
 and 3 in Indiana. The sample names four cards of each player's five; the fifth (never played)
 is Catholic Support for Kennedy and The Cold War for Nixon.
 """
+from engine.games.tmotp.data import CARDS
+
 from .golden_helpers import act, draws, game, jump_to_next_turn, resume, support
 
 OPPOSITION_RESEARCH, NIKITA, HERB_KLEIN, RISING_FOOD, COLD_WAR = 56, 13, 86, 48, 47
@@ -97,3 +99,27 @@ def test_civil_rights_tie_goes_to_initiative_with_harvard_brain_trust():
     for card in (CATHOLIC, COLD_WAR, HARVARD, HERB_KLEIN, PROFILES):
         assert card in g.s["discard"]
     assert g.s["persistent"]["debate"] == []
+
+
+def test_the_view_gives_the_debate_board_as_the_sample_reads_it():
+    """The seats' views carry each side's CP (Harvard Brain Trust's +1 for Kennedy), the cubes
+    each won issue placed and the next award: the page's Debate Board reads them, never the
+    rules (server/games/tmotp/board.py::debate_board)."""
+    g = debates()
+    round1(g)
+    round2(g)
+    act(g, "kennedy", "support CA 2")
+    act(g, "nixon", "support IN 1", "support CA 2")
+    act(g, "nixon", f"debate {HERB_KLEIN}")
+    act(g, "kennedy", f"debate {PEACE_CORPS}")
+    act(g, "nixon", f"debate {RISING_FOOD}")
+    for seat in ("kennedy", "nixon", None):
+        board = g.view(seat)["debate"]
+        assert board["awards"] == {"economy": 2, "defense": 3, "civil_rights": None}
+        assert board["next_award"] == 4
+        tiles = board["tiles"]
+        for issue, tile in tiles.items():
+            assert board["totals"][issue] == {
+                "kennedy": sum(CARDS[c]["cp"] for c in tile["kennedy"]) + 1,  # Harvard
+                "nixon": sum(CARDS[c]["cp"] for c in tile["nixon"])}
+        assert tiles["economy"]["nixon"] == [] and board["totals"]["economy"]["nixon"] == 0

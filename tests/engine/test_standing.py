@@ -53,13 +53,15 @@ def test_mr_president_declares_no_standing_orders_and_answers_none():
     assert {kind for _, kind, *_ in _decisions("mrpresident", 1)} == {None}
 
 
-def test_1960_declares_the_trigger_and_second_place_policies_and_meets_both():
+def test_1960_declares_the_trigger_second_place_and_debate_side_policies_and_meets_them():
     assert engine.info("tmotp").standing_policies == {
         "trigger": ("never", "always", "helps_me", "ask"),
-        "second_place": ("momentum", "endorsement", "ask")}
+        "second_place": ("momentum", "endorsement", "ask"),
+        "debate_side": ("mine", "ask")}
     met = {(kind, asks["step"]) for seed in SEEDS
            for _, kind, _, _, asks in _decisions("tmotp", seed) if kind is not None}
-    assert met == {("trigger", "trigger"), ("second_place", "award_choice")}
+    assert met == {("trigger", "trigger"), ("second_place", "award_choice"),
+                   ("debate_side", "debate_side")}
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -103,3 +105,35 @@ def test_the_state_answers_a_trigger_decision_by_the_cards_icon():
     for seat, asks, answers in triggers:
         helps = asks["icon"] in (seat, "both")
         assert answers["helps_me"] == ("trigger" if helps else "pass", "trigger:helps_me")
+
+
+@pytest.mark.parametrize("seat", ["kennedy", "nixon"])
+def test_debate_side_mine_places_a_card_with_both_icons_on_the_seats_own_side(seat):
+    """GMT 2nd ed. p. 12, "4. Debate!": a card showing both candidate icons may be placed on
+    either side; ``mine`` is the seat's own, ``ask`` asks (the sacrifice stays a question)."""
+    asks = {"step": "debate_side"}
+    assert tmotp_standing.answer(asks, seat, "mine") == (f"side {seat}", "debate_side:mine")
+    assert tmotp_standing.answer(asks, seat, "ask") is None
+    assert tmotp_standing.answer({"step": "trigger", "card": 1, "icon": "both"}, seat,
+                                 "mine") is None
+    assert tmotp_standing.answer(asks, seat, "helps_me") is None
+
+
+def test_the_state_places_both_icon_debate_cards_by_the_policy():
+    """Through the protocol: at every debate_side decision of a random game the policy names
+    the seat's own side, a legal action there."""
+    sides = [(seat, legal, answers) for seed in SEEDS
+             for seat, kind, legal, answers, _asks in _decisions("tmotp", seed)
+             if kind == "debate_side"]
+    assert sides
+    for seat, legal, answers in sides:
+        assert answers["mine"] == (f"side {seat}", "debate_side:mine")
+        assert f"side {seat}" in legal
+
+
+def test_the_suggested_values_are_declared_ones():
+    """What a new game offers first (SUGGESTED) is a value of each declared policy."""
+    assert set(tmotp_standing.SUGGESTED) == set(tmotp_standing.POLICIES)
+    for kind, value in tmotp_standing.SUGGESTED.items():
+        assert value in tmotp_standing.POLICIES[kind]
+    assert tmotp_standing.SUGGESTED["trigger"] == "helps_me"

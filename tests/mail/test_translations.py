@@ -108,7 +108,8 @@ def test_every_term_has_a_translation_that_cites_its_rulebook_line(locale):
 
 # Glossary words in another sense: tied votes "carried over" to the next round (Mr. President)
 # are not a state a candidate has carried.
-OTHER_SENSES = {"carried": ("carried over", "carried to", "carried into")}
+OTHER_SENSES = {"carried": ("carried over", "carried to", "carried into"),
+                "turn": ("turns up", "turn up")}
 
 
 def uses(english: str, text: str) -> bool:

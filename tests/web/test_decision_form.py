@@ -188,7 +188,7 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
     seat, step = _drive_to(app, gid, "campaigning")
     reader = jack if seat == "kennedy" else dick
     page = reader.get(f"/games/{gid}").data.decode()
-    assert 'data-kind="campaigning"' in page and "Support checks" in page
+    assert 'data-kind="campaigning"' in page and "needs support checks" in page
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
         view = game_engine.from_dict(game.state).view(seat)
@@ -199,12 +199,14 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
     most = forms._most(view["legal_actions"], "campaign")
     over = {f"n.{st}": str(n) for st, n in list(most.items())[:3]}
     refused = reader.post_form(f"/games/{gid}", f"/games/{gid}/order", {"step": step, **over})
-    assert refused.status_code == 422 and b"none of it was played" in refused.data
+    assert refused.status_code == 422 and b"Refused, nothing was changed" in refused.data
+    assert b"of your order" not in refused.data  # the page's words, not a line's number
     # A typed line refused after the plan: none of the plan is played either.
     here = plan["token"]
     bad = reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
                            {"step": step, f"n.{here}": "1", "lines": "campaign XX 9"})
-    assert bad.status_code == 422 and b"none of it was played" in bad.data
+    assert bad.status_code == 422 and "Your written order, at “campaign XX 9”".encode() \
+        in bad.data
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
         assert game.step == step and len(game_engine.from_dict(game.state).view(seat)["log"]) \

@@ -259,6 +259,12 @@ def test_the_page_view_reaches_the_player_and_the_deadline_then_applies(
     assert "Not yet reached" in body(told) and "Kennedy" in body(told)
     assert 'id="not-reached"' in dick.get(f"/games/{gid}").data.decode()
     assert 'id="not-reached"' not in jack.get(f"/games/{gid}").data.decode()
+    # The API's game says it too (a public game: any visitor may read it).
+    with Session(store.engine) as s:
+        s.execute(update(Game).where(Game.id == gid).values(public=True))
+        s.commit()
+    visitor = app.test_client()
+    assert visitor.get(f"/api/v1/games/{gid}").get_json()["not_reached"] == ["kennedy"]
     assert ring(app, gid, deadline + HOUR) == "waiting"
     with Session(store.engine) as s:
         assert s.exec(select(func.count()).select_from(OutboxMessage).where(
@@ -277,6 +283,7 @@ def test_the_page_view_reaches_the_player_and_the_deadline_then_applies(
         auto = s.exec(select(AutoOrder).where(AutoOrder.game_id == gid)).all()
     assert [(a.seat, a.source) for a in auto] == [("kennedy", "default")]
     assert 'id="not-reached"' not in dick.get(f"/games/{gid}").data.decode()
+    assert visitor.get(f"/api/v1/games/{gid}").get_json()["not_reached"] == []
 
 
 def test_the_page_in_a_real_browser_tells_that_it_was_seen(tmp_path, api_db_url, smtp_catcher,

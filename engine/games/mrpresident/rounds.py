@@ -179,6 +179,13 @@ class Play(Laying):
         if seat is None:        # told to those waiting, never naming who has laid cards
             return msg("The candidates lay their campaign cards face down for {states} ({n} "
                        "electoral votes).", states=list(g.s["table"]), n=votes_of(g.s["table"]))
+        first = [x for x in g.s["seats"] if x in g.s["plays"] and x not in f["seats"]]
+        if first:   # PLAY: the scorers laid first; the others now lay theirs, all at once
+            return msg("Lay your campaign card (or two) face down for {states} ({n} electoral "
+                       "votes). {seats} scored last round and laid first, face down; the other "
+                       "candidates now lay theirs at the same time, and all are turned up "
+                       "together.", seats=first, states=list(g.s["table"]),
+                       n=votes_of(g.s["table"]))
         return msg("Lay your campaign card (or two) face down for {states} ({n} electoral "
                    "votes).", states=list(g.s["table"]), n=votes_of(g.s["table"]))
 

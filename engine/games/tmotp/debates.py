@@ -164,11 +164,26 @@ class DebateSide(Step):
 
 def side_total(g, issue: str, seat: str) -> int:
     """The CP on ``seat``'s side of an issue, with Harvard Brain Trust's +1 for Kennedy."""
-    tile = g.s["debate"]["tiles"][issue]
+    return side_cp(g.s, issue, seat)
+
+
+def side_cp(s: dict, issue: str, seat: str) -> int:
+    """``side_total`` of the state's dict ``s`` (the views read it too)."""
+    tile = s["debate"]["tiles"][issue]
     total = sum(CARDS[c]["cp"] for c in tile[seat])
-    if seat == "kennedy" and HARVARD_BRAIN_TRUST in g.s["persistent"]["debate"]:
+    if seat == "kennedy" and HARVARD_BRAIN_TRUST in s["persistent"]["debate"]:
         total += 1
     return total
+
+
+def award_won(s: dict, issue: str) -> int | None:
+    """The state support cubes the winner of ``issue`` placed, None while it is not won: the
+    tile went to the lowest unoccupied track position (``win_issue``), so the first issue won
+    lies last on the track (AWARDS[0]), the next before it."""
+    track = s["issue_track"]
+    if not s["debate"]["tiles"][issue]["won"] or issue not in track:
+        return None
+    return AWARDS[len(track) - 1 - track.index(issue)]
 
 
 def check_wins(g) -> None:

@@ -1,4 +1,4 @@
-"""1960's standing orders: the two decisions a seat may answer in advance, and how each policy
+"""1960's standing orders: the three decisions a seat may answer in advance, and how each policy
 answers them. The server stores a seat's policies and applies the answer given here
 (server/services/standing.py); it knows none of these rules.
 
@@ -12,16 +12,36 @@ answers them. The server stores a seat's policies and applies the answer given h
 - ``second_place``: the leader of the second-place issue takes one momentum marker or one
   Endorsement Card (GMT 2nd ed. p. 11, "Step 3 – Momentum Awards & Endorsements"):
   ``momentum`` or ``endorsement``.
+- ``debate_side`` (the candidate-icon policy): in the Debates a revealed card showing *both*
+  candidate icons may be placed on either side of its issue (GMT 2nd ed. p. 12, "4. Debate!"):
+  ``mine`` places it on the seat's own side. It is asked between two simultaneous reveals, so
+  each one asked costs a mail to that player and another to both for the next round. No
+  ``theirs``: placing such a card on the opponent's side is a deliberate sacrifice (in the
+  rulebook's "A Sample Turn", Debates Round 2, Nixon closes an issue early that way), a
+  decision of the moment, which ``ask`` leaves to the seat.
 
-``ask`` (for either) files nothing: the seat is asked. The rule ids (``trigger:never``, ...)
+``ask`` (for any) files nothing: the seat is asked. The rule ids (``trigger:never``, ...)
 are what the seat's next mail reports the order by; they stay as they are.
 """
 from __future__ import annotations
 
 POLICIES = {"trigger": ("never", "always", "helps_me", "ask"),
-            "second_place": ("momentum", "endorsement", "ask")}
+            "second_place": ("momentum", "endorsement", "ask"),
+            "debate_side": ("mine", "ask")}
 
-ASKED = {"trigger": "trigger", "award_choice": "second_place"}
+SUGGESTED = {"trigger": "helps_me", "second_place": "ask", "debate_side": "mine"}
+"""The values offered first when a game is created or joined (a player may change them there
+and on the game page):
+- ``trigger: helps_me``: the rulebook's own tip (p. 7, see above); ``never`` would waste the
+  momentum spent on nothing else the opponent's plays offer, ``always`` would spend it on events
+  that help the opponent.
+- ``second_place: ask``: a momentum marker (halved at each Momentum Phase, spent on triggers
+  and preempts) against an Endorsement Card (kept for Election Day) depends on the turn and the
+  board; it comes at most once a turn, so it is worth one question.
+- ``debate_side: mine``: a card placed on the seat's own side counts for the seat; the other
+  side is the rare sacrifice above."""
+
+ASKED = {"trigger": "trigger", "award_choice": "second_place", "debate_side": "debate_side"}
 """The rulebook step a seat is asked at -> the kind of standing order that answers it."""
 
 
@@ -47,4 +67,6 @@ def answer(asks: dict | None, seat: str, value: str) -> tuple[str, str] | None:
             return ("trigger" if helps else "pass"), "trigger:helps_me"
     if kind == "second_place" and value in ("momentum", "endorsement"):
         return value, f"second_place:{value}"
+    if kind == "debate_side" and value == "mine":
+        return f"side {seat}", "debate_side:mine"
     return None

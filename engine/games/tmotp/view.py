@@ -13,6 +13,7 @@ from engine.core.protocol import CHANCE
 
 from .board import carries, leader
 from .data import SEATS
+from .debates import AWARDS, award_won, side_cp
 
 
 def _redact(seat, entry, sealed: bool):
@@ -119,6 +120,11 @@ def _debate_view(s, seat):
         return None
     return {
         "tiles": d["tiles"], "awarded": d["awarded"],
+        # Each side's CP on each issue (Harvard Brain Trust's +1 counted), the cubes each won
+        # issue placed, and the next issue won's: the Debate Board as the rules read it.
+        "totals": {i: {x: side_cp(s, i, x) for x in SEATS} for i in d["tiles"]},
+        "awards": {i: award_won(s, i) for i in d["tiles"]},
+        "next_award": AWARDS[d["awarded"]] if d["awarded"] < len(AWARDS) else None,
         "cards_left": {x: len(d["cards"][x]) for x in SEATS},
         "my_cards": list(d["cards"][seat]) if seat in SEATS else [],
         "revealed": dict(d["revealed"]),

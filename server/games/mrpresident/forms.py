@@ -77,11 +77,12 @@ def compose(data, form: dict) -> Order:
     second = (data.get("second_card") or "").strip()
     if not action:
         if second:
-            raise Refused(_("Choose your first card too: the second goes with it."))
+            raise Refused(_("Choose your first card too: the second goes with it."),
+                          field="action")
         return Order([])
     if not second or not action.startswith("play ") or len(action.split()) != 2:
-        return Order([action])
-    return Order([f"{action} {second}"])
+        return Order([action], fields=[("action", "")])
+    return Order([f"{action} {second}"], fields=[("action", "")])
 
 
 def _answer_order(action: str) -> tuple:

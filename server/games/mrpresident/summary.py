@@ -289,6 +289,14 @@ def _own(view: dict, pile: str, seat: str | None, locale: str) -> list[dict]:
     return [campaign(c, locale) for c in sorted(cards)]
 
 
+def laid_first(view: dict) -> int:
+    """How many candidates laid their cards face down first this round (they scored last
+    round) while the others are choosing theirs: cards laid, none turned up, not deciding."""
+    deciding = set(view.get("active") or [])
+    return sum(1 for seat, play in (view.get("plays") or {}).items()
+               if seat not in deciding and play["face_down"] and not play["shown"])
+
+
 def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en") -> dict:
     """A plain dict for the templates: nothing in it that the view does not show the seat."""
     seats = terms(locale)["seats"]
@@ -311,8 +319,8 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
         "table_ev": sum(card["ev"] for card in view["table"]),
         "this_round": _this_round(view, seat, locale),
         # how many of those deciding a sealed step have chosen, never who
-        "sealed": {"committed": view["committed"], "deciding": view["deciding"]} if sealed
-        else None,
+        "sealed": {"committed": view["committed"] + laid_first(view),
+                   "deciding": view["deciding"] + laid_first(view)} if sealed else None,
         "contests": _contests(view, seat, locale),
         "nominees": _nominees(view, locale),
         "past": [{"election": past["election"],

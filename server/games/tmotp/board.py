@@ -1,11 +1,13 @@
 """The board of 1960 on the game page, the replay and the result (templates/games/tmotp/web/
 board.html): the mails' summary of a view (summary.py; ``seat`` None: a spectator's), the map
-(board_map.py), the bag and the events in force, built from the view only; and the game page's
-status line and the reader's hand."""
+(board_map.py), the bag, the events in force and, during the Debates, the Debate Board
+(debate_board.html), built from the view only; and the game page's status line and the reader's
+hand (hand.html: a card each)."""
 
 from __future__ import annotations
 
-from engine.games.tmotp.data import CARDS
+from engine.games.tmotp.data import CARDS, SEAT_NAMES, STATES
+from engine.games.tmotp.debates import HARVARD_BRAIN_TRUST
 import server.games.tmotp.board_map as board_map
 import server.games.tmotp.summary as summary_tmotp
 from server.games.tmotp.page_words import Words
@@ -25,9 +27,54 @@ def board_context(view: dict, seat: str | None, loc: str) -> dict:
     summary = summary_tmotp.summary(view, seat, 0, loc)
     return {"view": view, "summary": summary, "seats": names["seats"],
             "bag": view.get("bag") or {}, "persistent": persistent(view, loc),
+            "to_win": TO_WIN, "debate": debate_board(view, seat, loc),
+            "map_key": [{"fill": board_map.COLOURS[(x, carried)][0],
+                         "label": (_("%(name)s carries", name=names["seats"][x]) if carried
+                                   else _("%(name)s leads", name=names["seats"][x]))}
+                        for x in SEAT_NAMES for carried in (True, False)],
             "map": board_map.svg(summary["states"], view.get("tokens") or {},
                                  seat_names=names["seats"], words=_map_words(),
+                                 regions=names["regions"],
                                  title=_("The states: who leads where, and by how many cubes"))}
+
+
+# GMT rulebook, Election Day: "There are a total of 537 electoral votes available, which means
+# any player who takes at least 269 of them has won the game!"
+TO_WIN = sum(s["ev"] for s in STATES.values()) // 2 + 1
+
+
+def debate_board(view: dict, seat: str | None, loc: str) -> dict | None:
+    """The Debate Board while the view has one (templates/games/tmotp/web/debate_board.html):
+    the issues in their original track order, each with the cards played to either side and
+    their CP, who won it and the state support cubes that won it; the cards each side has left
+    (the reader's own named); None outside the Debates."""
+    debate = view.get("debate")
+    if not debate:
+        return None
+    names = summary_tmotp.terms(loc)
+    harvard = summary_tmotp.card_name(HARVARD_BRAIN_TRUST, loc)
+    totals, awards = debate.get("totals") or {}, debate.get("awards") or {}
+    issues = []
+    for issue, tile in sorted(debate["tiles"].items(), key=lambda t: t[1]["position"]):
+        sides = []
+        for side in SEAT_NAMES:
+            played = [card(c, loc) for c in tile.get(side) or []]
+            cp = (totals.get(issue) or {}).get(side, 0)
+            bonus = cp - sum(c["cp"] for c in played)  # Harvard Brain Trust's +1 (the engine's)
+            sides.append({"seat": side, "name": names["seats"][side], "cards": played,
+                          "cp": cp, "bonus": bonus, "bonus_name": harvard if bonus else None})
+        won = tile.get("won")
+        issues.append({"issue": issue, "name": names["issues"].get(issue, issue),
+                       "position": tile["position"] + 1, "sides": sides,
+                       "won": won, "winner": names["seats"].get(won) if won else None,
+                       "award": awards.get(issue)})
+    return {"issues": issues, "next_award": debate.get("next_award"),
+            "initiative": names["seats"].get(view.get("initiative") or ""),
+            "left": [{"seat": x, "name": names["seats"][x],
+                      "n": (debate.get("cards_left") or {}).get(x, 0)} for x in SEAT_NAMES],
+            "mine": [card(c, loc) for c in debate.get("my_cards") or []] if seat else [],
+            "revealed": [{"seat": x, "name": names["seats"][x], "card": card(c, loc)}
+                         for x, c in sorted((debate.get("revealed") or {}).items())]}
 
 
 def round_name(view: dict) -> str:
@@ -47,8 +94,14 @@ def _map_words() -> dict[str, str]:
 
 
 def card(card_id: int, loc: str) -> dict:
-    """A card of a hand as templates/games/tmotp/web/hand.html lists it."""
-    return {**Words(loc).card(card_id), "rest": CARDS[card_id].get("rest")}
+    """A card of a hand as templates/games/tmotp/web/hand.html shows it: Words.card's name, CP,
+    candidate icon, issue, state and event, with the keys of its icon (``icon_seat``: a seat or
+    "both", for its colour) and issue, the state's name and the rest cubes."""
+    data = CARDS[card_id]
+    code = data.get("state") or ""
+    return {**Words(loc).card(card_id), "rest": data.get("rest"),
+            "icon_seat": data.get("icon") or "", "issue_key": data.get("issue") or "",
+            "state_name": STATES[code]["name"] if code in STATES else ""}
 
 
 def persistent(view: dict, loc: str) -> list[str]:

@@ -13,7 +13,15 @@ Kinds of form:
 - ``positioning``: a number box per issue, with the next cube's price (the engine's, B3);
 - ``cards``: boxes to tick when an action names several cards (Campaign Strategy on turns 7-8,
   discards for new cards);
+- ``card``: a question about one card (whether to trigger the event of a card the opponent
+  played for CP; the side of a Debate card bearing both icons): the card shown whole, then the
+  choices;
+- ``picks``: one card to choose among the reader's strategy cards (Campaign Strategy on turns
+  1-5, a Debate card), each shown whole beside its choice;
 - ``choices`` (the shared kind): everything else, one choice in words, grouped by what it does.
+Wherever a card is decided it is shown as a card (name, CP, candidate icon, issue, state, event:
+board.card) with whom its event favours (``favours``). The planners show a running total (CP or
+cubes, and travel) by a small script; without it the form posts the same and the engine judges.
 Every form keeps the notation field for anything typed by hand (server/web/decision_form.py).
 """
 
@@ -21,7 +29,8 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from engine.games.tmotp.data import STATES, travel_cost
+from engine.games.tmotp.data import CARDS, STATES, ZONE_DISTANCE, other, travel_cost
+import server.games.tmotp.board as board
 from server.games.tmotp.page_words import Words
 from server.parsing import digits, whole
 from server.web.decision_form import Order, Refused
@@ -31,6 +40,8 @@ MODES = ("event", "campaign", "advertise", "position")
 PLACING = ("place_support", "debate_award")  # events, the Debate award: state support
 EXHAUSTIVE = 7  # states in a Campaigning plan ordered by trying every order (beyond: nearest)
 PLANNERS = ("campaigning", "placement", "positioning")
+ABOUT_A_CARD = ("trigger", "debate_side")  # steps asking about one card (the frame's "card")
+PICKING = ("campaign_strategy", "debate_round")  # steps choosing among the strategy cards
 
 
 def build(decision: dict, view: dict, loc: str) -> dict:
@@ -49,11 +60,71 @@ def build(decision: dict, view: dict, loc: str) -> dict:
         _placement(form, legal, view, words)
     elif step == "positioning":
         _positioning(form, legal, view, words)
+    elif step in ABOUT_A_CARD and _card_asked(view, asks) is not None:
+        options = [o for g in _groups(legal, words, asks) for o in g["options"]]
+        form.update(kind="card", card=face(_card_asked(view, asks), view["seat"], loc),
+                    groups=[{"legend": _("Trigger its event?") if step == "trigger"
+                             else _("Which side of the Debate Board?"), "options": options}])
     elif any(len(_numbers(a)) > 1 for a in legal):
-        _cards(form, legal, words)
+        _cards(form, legal, view, words)
+    elif step in PICKING and any(_numbers(a) for a in legal):
+        form.update(kind="picks", groups=_groups(legal, words, asks))
+        for group in form["groups"]:
+            for option in group["options"]:
+                numbers = _numbers(option["value"])
+                option["card"] = face(numbers[0], view["seat"], loc) if numbers else None
+                if numbers and step == "debate_round":
+                    option["card"]["favours"] = debate_side(CARDS[numbers[0]]["icon"],
+                                                            view["seat"], loc)
     else:
         form["groups"] = _groups(legal, words, asks)
     return form
+
+
+# --- a card where it is decided ---------------------------------------------------------------
+
+def face(cid: int, seat: str, loc: str) -> dict:
+    """A card as a form shows it: the hand's card (board.card) and whom its event favours."""
+    return {**board.card(cid, loc), "favours": favours(CARDS[cid]["icon"], seat, loc)}
+
+
+def favours(icon: str, seat: str, loc: str) -> dict:
+    """Whom a card's event favours, for ``seat``: {"side": "you" | "opponent" | "neither",
+    "text"}. From its candidate icon, as the rulebook reads it (GMT 2nd ed., "Triggering
+    Events", p. 7: "Wait for when your opponent plays a card with your candidate icon on it -
+    the event on that card benefits you"; the Debates' "Candidate Icons": a card showing both
+    may go to either side). A card with both icons favours neither in particular."""
+    if icon == seat:
+        return {"side": "you",
+                "text": _("Its event favours you: the card bears your candidate's icon only.")}
+    if icon == "both":
+        return {"side": "neither",
+                "text": _("Its event favours neither side in particular: the card bears both "
+                          "candidates' icons.")}
+    name = Words(loc).t["seats"].get(other(seat), other(seat))
+    return {"side": "opponent",
+            "text": _("Its event favours %(name)s: the card bears only %(name)s's icon.",
+                      name=name)}
+
+
+def debate_side(icon: str, seat: str, loc: str) -> dict:
+    """Where a Debate card goes, for ``seat`` (GMT 2nd ed., The Debates, "Candidate Icons": the
+    side of the candidate whose icon it shows; with both icons, the side its player chooses),
+    in the shape of ``favours``."""
+    if icon == seat:
+        return {"side": "you", "text": _("It goes to your side of the Debate Board.")}
+    if icon == "both":
+        return {"side": "neither",
+                "text": _("It shows both candidates' icons: you choose its side.")}
+    name = Words(loc).t["seats"].get(other(seat), other(seat))
+    return {"side": "opponent",
+            "text": _("It goes to %(name)s's side of the Debate Board.", name=name)}
+
+
+def _card_asked(view: dict, asks: dict) -> int | None:
+    """The card a question is about: the trigger's (asks), a Debate side's (the frame's)."""
+    cid = asks.get("card") or (view.get("decision") or {}).get("card")
+    return int(cid) if cid is not None and int(cid) in CARDS else None
 
 
 # --- the kinds -------------------------------------------------------------------------------
@@ -74,13 +145,13 @@ def _activity(form, legal, view, words) -> None:
         modes = [m for m in MODES if f"play {cid} {m}" in legal_set]
         vp = f"vp {cid}" in legal_set
         if modes or vp:
-            rows.append({**words.card(cid), "modes": [
+            rows.append({**face(cid, seat, words.loc), "modes": [
                 {"value": f"play {cid} {m}", "label": words.mode(m)} for m in modes]
                 + ([{"value": f"vp {cid}", "label": _("Discard for your VP card")}] if vp else [])})
         elif cid in hand and not vp_frame:
             # A card of the hand with no way to play it now: the rules keep it for the
             # Campaign Strategy Phase (engine/games/tmotp/RULINGS.md); it is shown, and why.
-            rows.append({**words.card(cid), "modes": [],
+            rows.append({**face(cid, seat, words.loc), "modes": [],
                          "kept": _("Keep it: you need it as your Campaign Strategy card.")})
     form["rows"] = rows
     form["preempt"] = any(a.endswith(" preempt") for a in legal)
@@ -96,12 +167,13 @@ def _campaigning(form, legal, plan, view, words) -> None:
     rows = []
     for st, n in most.items():
         info = STATES[st]
-        rows.append({**words.state(st, view), "max": n,
+        rows.append({**words.state(st, view), "max": n, "zone": info["zone"],
                      "travel": 0 if plan["free_travel"] else travel_cost(token, st),
                      "checks": st in plan["support_checks"],
                      "region": words.region(info["region"])})
     rows.sort(key=lambda r: (r["travel"], r["region"], r["name"]))
     form.update(rows=rows, token=words.state(token, view), free_travel=plan["free_travel"],
+                cp=plan["cp"], zone=STATES[token]["zone"], zones=ZONE_DISTANCE,
                 travel=[{"value": a, **words.state(a.split()[1], view)}
                         for a in legal if a.startswith("travel ")],
                 stop="done" in legal)
@@ -114,6 +186,7 @@ def _placement(form, legal, view, words) -> None:
                             "region": words.region(STATES[st]["region"])}
                            for st, n in most.items()), key=lambda r: (r["region"], r["name"]))
     form["stop"] = "done" in legal
+    form["left"] = (view.get("decision") or {}).get("left")
     form["groups"] = _groups([a for a in legal if a.split()[0] not in ("support", "done")],
                              words, {})
 
@@ -125,13 +198,14 @@ def _positioning(form, legal, view, words) -> None:
     form["rows"] = [{"code": issue, "name": names.get(issue, issue), "price": prices.get(issue)}
                     for issue in (a.split()[1] for a in legal if a.startswith("position "))]
     form["stop"] = "done" in legal
+    form["cp"] = (view.get("decision") or {}).get("cp")
 
 
-def _cards(form, legal, words) -> None:
+def _cards(form, legal, view, words) -> None:
     form["kind"] = "cards"
     form["verb"] = legal[0].split()[0] if legal[0] != "done" else legal[-1].split()[0]
     ids = sorted({n for a in legal for n in _numbers(a)})
-    form["cards"] = [words.card(cid) for cid in ids]
+    form["cards"] = [face(cid, view["seat"], words.loc) for cid in ids]
     form["sizes"] = sorted({len(_numbers(a)) for a in legal if _numbers(a)})
     form["groups"] = _groups([a for a in legal if not _numbers(a)], words, {})
 
@@ -156,41 +230,54 @@ def compose(data, form: dict) -> Order:
     count."""
     kind, order = form["kind"], Order([])
     if kind in PLANNERS:
-        chosen = _chosen(data, {r["code"]: r.get("max") for r in form["rows"]})
+        names = {r["code"]: r["name"] for r in form["rows"]}
+        chosen = _chosen(data, {r["code"]: r.get("max") for r in form["rows"]}, names)
         if kind == "campaigning":
             chosen = _least_travel(form["token"]["code"], chosen, form["free_travel"])
             order.lines = [f"campaign {st} {n}" for st, n in chosen]
+            order.fields = [(f"n.{st}", _("%(place)s, %(n)s CP", place=names[st], n=n))
+                            for st, n in chosen]
         elif kind == "placement":
             order.lines = [f"support {st} {n}" for st, n in chosen]
+            order.fields = [(f"n.{st}", _("%(place)s, %(n)s cubes", place=names[st], n=n))
+                            for st, n in chosen]
         else:
             order.lines = [f"position {issue}" for issue, n in chosen for _i in range(n)]
+            order.fields = [(f"n.{issue}", _("%(place)s, cube %(i)s of %(n)s",
+                                             place=names[issue], i=i + 1, n=n))
+                            for issue, n in chosen for i in range(n)]
         order.atomic = bool(chosen)
         if kind == "campaigning" and not chosen and data.get("travel"):
-            order.lines = [data["travel"]]
+            order.lines, order.fields = [data["travel"]], [("travel", "")]
         if form.get("stop") and data.get("stop"):
             if order.lines:
                 order.stop = form["step_name"]
             else:
-                order.lines = ["done"]
+                order.lines, order.fields = ["done"], [("stop", "")]
     elif kind == "cards" and data.getlist("card"):
         cards = sorted(int(c) for c in data.getlist("card") if whole(c) is not None)
         order.lines = [" ".join([form["verb"], *map(str, cards)])]
+        order.fields = [("card", "")]
     action = (data.get("action") or "").strip()
     if action and not order.lines and data.get("preempt") and action.startswith("play "):
-        order.lines = [action + " preempt"]
+        order.lines, order.fields = [action + " preempt"], [("action", "")]
     return order
 
 
-def _chosen(data, most: dict) -> list[tuple[str, int]]:
-    """The boxes filled in: (state or issue, number), each within what the step allows."""
+def _chosen(data, most: dict, names: dict) -> list[tuple[str, int]]:
+    """The boxes filled in: (state or issue, number), each within what the step allows (the
+    form's own bounds, as its boxes say them; the engine judges the plan)."""
     out = []
     for code, top in most.items():
         raw = (data.get("n." + code) or "").strip()
         if not raw or raw == "0":
             continue
         if whole(raw) is None or (top is not None and int(raw) > top):
+            if top is None:
+                raise Refused(_("%(place)s: write a whole number, 0 or more.",
+                                place=names.get(code, code)), field="n." + code)
             raise Refused(_("%(place)s: write a whole number from 0 to %(n)s.",
-                            place=code, n=top))
+                            place=names.get(code, code), n=top), field="n." + code)
         out.append((code, int(raw)))
     return out
 

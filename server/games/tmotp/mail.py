@@ -21,6 +21,8 @@ RULE_TEXTS = {
         N_("your standing order: take a Momentum marker for the second-place Issue"),
     "second_place:endorsement":
         N_("your standing order: take an Endorsement card for the second-place Issue"),
+    "debate_side:mine":
+        N_("your standing order: place a Debate card showing both candidates on your side"),
 }
 
 # What a reply's refused standing order is shown instead: the event trigger, the second-place

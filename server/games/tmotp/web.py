@@ -8,6 +8,7 @@ from __future__ import annotations
 import server.games.tmotp.board as board
 import server.games.tmotp.forms as forms
 import server.games.tmotp.new_game as new_game
+import server.games.tmotp.standing_words as standing_words
 import server.games.tmotp.tally as tally
 from server.web.words import _
 
@@ -31,6 +32,9 @@ class Web:
     def read_new_game(self, form, user) -> tuple[dict, dict, dict]:
         return new_game.read(form, user)
 
+    def standing_orders(self, loc: str) -> list[dict]:
+        return standing_words.standing_orders(loc)
+
     def turn_of(self, state) -> int:
         return state.s["turn"]
 
@@ -44,3 +48,32 @@ class Web:
 
     def result(self, view: dict, loc: str) -> dict:
         return tally.result(view, loc)
+
+    def log_heading(self, message: list, loc: str) -> str | None:
+        """A turn's heading at "Turn n begins."; the Debates and Election Day their own."""
+        template, args = message[0], message[1] if len(message) > 1 else {}
+        if template == "Turn {turn} begins.":
+            return _("Turn %(turn)s", turn=args["turn"])
+        if template.startswith("The Debates:"):
+            return _("The Debates")
+        if template.startswith("Election Day event:") or template.startswith("Final Tally:"):
+            return _("Election Day")
+        return None
+
+    def draw_note(self, message: list) -> bool:
+        return message[0] in DRAWS
+
+
+# The notes of what was drawn: support checks, the initiative, the endorsements, the bag.
+DRAWS = frozenset((
+    "{seat} makes support checks in {state}: {hits} succeed.",
+    "{seat} makes support checks: {hits} succeed.",
+    "{seat} wins the initiative check.",
+    "{seat} draws Endorsement in {region}.",
+    "{seat} draws Major Endorsement.",
+    "{card}: {seat} draws again for a failed support check.",
+    "The Political Capital Bag is empty and is reseeded with {n} cubes of each colour.",
+    "The bag is empty: the remaining Election Day support checks are lost.",
+    "The bag is empty: {left} support check(s) for {seat} are lost.",
+    "Election Day event: {card}.",
+))

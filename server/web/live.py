@@ -1,0 +1,169 @@
+"""GET /games/<id>/events: the game page's live news, as server-sent events (EventSource).
+
+The stream sends an event ``step`` (``id:`` the step; data: the game's step, its status and
+whether it is the reader's move now) as soon as the game is past the step the page knows (the
+``step`` parameter, or the browser's ``Last-Event-ID`` on a reconnect), so nothing is missed
+between two connections; a comment every ``HEARTBEAT_SECONDS`` (a closed tab is noticed, and
+proxies keep the connection); and it ends after ``LIFETIME_SECONDS`` (the browser connects
+again by itself after ``RETRY_MS``). The news comes from the process's watcher
+(server/services/live.py); a stream reads the database only when it opens and when its game
+moved on. Only reads: a GET never writes.
+
+A stream holds a thread while it is open, so the streams are served by the `live` process
+(server/gunicorn_live.py: threads), not by the `web` process's sync workers; the page opens
+its stream at ``stream_url`` (LIVE_URL, server/config.py), with its cookies, and the answer
+allows the pages' origin (BASE_URL) to read it (CORS). Each process takes at most
+``LIVE_STREAMS_MAX`` streams (set from its threads by server/gunicorn_conf.py; none in a sync
+worker). Past that the answer is 204 No Content, which tells an EventSource not to connect
+again: the page then falls back to its version check (GET /games/<id>/version).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Response, abort, current_app, request
+from sqlmodel import Session
+
+from server import db
+from server.models import Game
+from server.parsing import whole
+from server.services import games, live, lobby
+from server.web.pages import reader
+
+bp = Blueprint("live", __name__)
+
+HEARTBEAT_SECONDS = 15.0
+LIFETIME_SECONDS = 120.0
+RETRY_MS = 1000
+# Streams one process holds at most when no server said how many threads it has (the
+# development server, the tests: a thread per connection).
+DEFAULT_STREAMS_MAX = 100
+
+_open = 0
+_open_lock = threading.Lock()
+
+
+def open_streams() -> int:
+    """How many streams this process holds now."""
+    return _open
+
+
+def _take() -> bool:
+    global _open
+    limit = int(current_app.config.get("LIVE_STREAMS_MAX", DEFAULT_STREAMS_MAX))
+    with _open_lock:
+        if _open >= limit:
+            return False
+        _open += 1
+        return True
+
+
+def _give_back() -> None:
+    global _open
+    with _open_lock:
+        _open -= 1
+
+
+def _news(session, game: Game, seat: str | None) -> dict:
+    return {"step": game.step, "status": game.status,
+            "your_move": bool(seat) and games.your_move(session, game, seat)}
+
+
+def _event(news: dict) -> str:
+    return f"id: {news['step']}\nevent: step\ndata: {json.dumps(news)}\n\n"
+
+
+def _read(engine, game_id: int, seat: str | None) -> dict:
+    """The game's news now, read in one snapshot."""
+    with db.reading(Session(engine)) as session:
+        return _news(session, session.get(Game, game_id), seat)
+
+
+SAME_ORIGIN = "same-origin"
+
+
+def stream_url(game_id: int) -> str:
+    """Where the game page opens its stream: the `live` process (LIVE_URL; unset: BASE_URL's
+    host on LIVE_PORT), or the page's own server ("same-origin": a path only)."""
+    path = f"/games/{game_id}/events"
+    base = current_app.config.get("LIVE_URL") or ""
+    if base == SAME_ORIGIN:
+        return path
+    if not base:
+        parts = urlsplit(current_app.config["BASE_URL"])
+        port = current_app.config.get("LIVE_PORT", 5001)
+        base = f"{parts.scheme}://{parts.hostname}:{port}"
+    return base.rstrip("/") + path
+
+
+def _pages_origin() -> str:
+    parts = urlsplit(current_app.config["BASE_URL"])
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@bp.after_request
+def _allow_the_pages(response: Response) -> Response:
+    """The pages (BASE_URL) open their streams here from another origin when the `live`
+    process listens on a port of its own: let them, with their cookies, and them only."""
+    origin = request.headers.get("Origin")
+    if origin and origin == _pages_origin():
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Access-Control-Allow-Credentials"] = "true"
+        response.headers["Access-Control-Allow-Headers"] = "Last-Event-ID"
+    response.vary.add("Origin")
+    return response
+
+
+@bp.get("/games/<int:game_id>/events")
+def events(game_id: int):
+    with db.reading(db.session()) as session:
+        game = session.get(Game, game_id)
+        user = reader()
+        if game is None or not lobby.may_see(session, game, user):
+            abort(404)
+        seat = lobby.seat_of(session, game_id, user.id) if user is not None else None
+        known = whole(request.headers.get("Last-Event-ID", ""), -1)
+        if known < 0:
+            known = whole(request.args.get("step", ""), game.step)
+        now = _news(session, game, seat) if game.step > known else None
+        active = game.status == "active"
+    if (now is None and not active) or not _take():
+        # Nothing will ever change, or this process holds all the streams it may: 204 tells
+        # the page's EventSource not to connect again (it falls back to the version check).
+        return Response(status=204, headers={"Cache-Control": "no-store"})
+    engine = db.get_engine()
+    watcher = live.watcher_of(current_app.extensions, engine, current_app.config["BROKER_URL"])
+    heartbeat = float(current_app.config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+    lifetime = float(current_app.config.get("LIVE_LIFETIME_SECONDS", LIFETIME_SECONDS))
+
+    def stream():
+        yield f"retry: {RETRY_MS}\n\n"
+        step, news = known, now
+        ends = time.monotonic() + lifetime
+        while True:
+            if news is not None:
+                step = news["step"]
+                yield _event(news)
+                if news["status"] != "active":
+                    return
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            heard = watcher.wait(game_id, step, min(heartbeat, left))
+            if heard is None:
+                news = None
+                yield ": heartbeat\n\n"
+            else:
+                news = _read(engine, game_id, seat)
+                if news["step"] <= step:  # not visible to this read yet: read again soon
+                    news = None
+                    time.sleep(0.05)
+
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(_give_back)
+    return response
