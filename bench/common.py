@@ -1,5 +1,5 @@
 """What the bench scripts share: the repository on sys.path, a free port, percentiles, a Redis
-server of their own."""
+server of their own, waiting for a server's port and stopping the processes started."""
 
 from __future__ import annotations
 
@@ -45,3 +45,27 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, int]:
         except OSError:
             time.sleep(0.05)
     raise RuntimeError("redis-server did not start")
+
+
+def wait_for_port(port: int, what: str, seconds: float = 60) -> None:
+    """Wait until something listens on 127.0.0.1:``port``; RuntimeError naming ``what`` after
+    ``seconds``."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.time() > deadline:
+                raise RuntimeError(f"{what} did not start") from None
+            time.sleep(0.2)
+
+
+def stop(procs) -> None:
+    """Terminate the processes, the last started first; kill one that does not end in 30 s."""
+    for proc in reversed(procs):
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()

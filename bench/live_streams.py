@@ -50,7 +50,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, free_port, percentile, start_redis  # noqa: E402  (repository on sys.path)
+from common import ROOT, free_port, percentile, start_redis, stop, wait_for_port  # noqa: E402  (repository on sys.path)
 
 GOAL_S = 1.0
 EVENT = re.compile(rb"id: (\d+)\nevent: step\n")
@@ -255,15 +255,7 @@ def serve_and_play(label: str, template: Path, plans: list, clients: int, broker
             cwd=ROOT, env=env, stdout=(folder / "gunicorn.log").open("wb"),
             stderr=subprocess.STDOUT)
         try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.time() > deadline:
-                        raise RuntimeError(f"{label} did not start")
-                    time.sleep(0.2)
+            wait_for_port(port, label)
             time.sleep(1.0)  # let both workers boot
             orders, seconds, errors = ot.run_clients(port, plans, clients)
         finally:
@@ -355,15 +347,7 @@ def main(argv=None) -> int:
             cwd=ROOT, env=env, stdout=(folder / "gunicorn.log").open("wb"),
             stderr=subprocess.STDOUT)
         procs.append(server)
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise RuntimeError(f"gunicorn did not start; see {folder / 'gunicorn.log'}")
-                time.sleep(0.2)
+        wait_for_port(port, f"gunicorn (see {folder / 'gunicorn.log'})")
         time.sleep(1.0)
         worker = worker_pid(server.pid)
         ours, theirs = multiprocessing.Pipe()
@@ -422,12 +406,7 @@ def main(argv=None) -> int:
         ours.send(None)
         child.join(10)
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(procs)
         shutil.rmtree(folder, ignore_errors=True)
     return 0
 

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, percentile, start_redis  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, percentile, start_redis, stop  # noqa: E402  (puts the repository on sys.path)
 
 GOAL_MS = 20.0
 
@@ -176,12 +176,7 @@ def main(argv=None) -> int:
         noop = noop_round_trips(args.samples)
         resolved = resolutions(args.samples, env["WHISTLESTOP_DATABASE_URL"])
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(procs)
         if not os.environ.get("BENCH_KEEP"):
             shutil.rmtree(folder, ignore_errors=True)
     db_name = "SQLite" if not args.db_url else args.db_url.split(":")[0]

@@ -177,19 +177,11 @@ def join_page(game_id: int):
 def new_code(game_id: int):
     """A new invitation code for a free seat (``seat``), shown once to the game's creator;
     the seat's old code stops working."""
-    user = reader()
-    if user is None:
-        return sign_in_page(f"/games/{game_id}", 401, _("Sign in first."))
-    refused = check_form()
-    if refused:
-        return show_with_refusal(game_id, refused, 400)
     seat = (request.form.get("seat") or "").strip()
-    with db.session() as session:
-        try:
-            code = lobby.new_code(session, game_id, session.get(User, user.id), seat)
-        except LobbyError as exc:
-            return show_with_refusal(game_id, refusal(exc), STATUS[exc.kind])
-    return show_open(game_id, codes={seat: code})
+    made: dict[str, str] = {}
+    return _lobby_action(game_id, lambda session, account: made.update(
+        {seat: lobby.new_code(session, game_id, account, seat)}),
+        then=lambda: show_open(game_id, codes=made))
 
 
 @bp.post("/games/<int:game_id>/join")
@@ -231,7 +223,9 @@ def follow(game_id: int):
         session, game_id, account))
 
 
-def _lobby_action(game_id: int, act):
+def _lobby_action(game_id: int, act, then=None):
+    """Do ``act(session, account)`` for the signed-in reader, with the form's CSRF token
+    checked; the game page with the refusal, or after it ``then()`` (default: the game page)."""
     user = reader()
     if user is None:
         return sign_in_page(f"/games/{game_id}", 401, _("Sign in first."))
@@ -243,4 +237,4 @@ def _lobby_action(game_id: int, act):
             act(session, session.get(User, user.id))
         except LobbyError as exc:
             return show_with_refusal(game_id, refusal(exc), STATUS[exc.kind])
-    return redirect(f"/games/{game_id}", 303)
+    return then() if then is not None else redirect(f"/games/{game_id}", 303)

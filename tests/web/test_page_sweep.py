@@ -28,7 +28,7 @@ from server.services import links
 from tests.server.api.conftest import running_app
 from tests.server.test_fairness import play
 from tests.services import free_port
-from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
+from tests.web.browser import ARTIFACTS, LiveServer, browser, screenshot  # noqa: F401
 from tests.web.test_browser_game import sign_in
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
@@ -85,6 +85,9 @@ def visit(contexts: dict, base: str, path: str, axe: Axe, name: str,
                 out += problems(page, axe, f"{name} [{who}, {size}] {path}")
                 if name in shots:
                     screenshot(page, f"sweep-{name}-{who}-{size}")
+                    # What the screen shows first (the README's pictures: docs/screenshots/).
+                    page.screenshot(path=str(ARTIFACTS / "screenshots" /
+                                             f"first-{name}-{who}-{size}.png"))
         finally:
             page.close()
     return out
@@ -149,7 +152,7 @@ def test_every_page_fits_a_phone_and_passes_axe(tmp_path, api_db_url, smtp_catch
                         "ja": browser.new_context(locale="ja-JP")}
             with Session(engine) as session:
                 tmotp = svc.create_game(session, "tmotp", {},
-                                        {"kennedy": ids["jack"], "nixon": ids["michiko"]},
+                                        {"kennedy": ids["michiko"], "nixon": ids["jack"]},
                                         seed="sweep-1960", public=True).id
                 mrp = svc.create_game(session, "mrpresident", {"players": 3},
                                       {"p1": ids["jack"], "p2": ids["michiko"], "p3": None},
@@ -165,8 +168,9 @@ def test_every_page_fits_a_phone_and_passes_axe(tmp_path, api_db_url, smtp_catch
             rng = random.Random(26)
             steps = [("start", None), ("campaigning", at_step("campaigning")),
                      ("trigger", at_step("trigger")),
-                     ("strategy", at_step("campaign_strategy")),
-                     ("debates", at_step("debate_round")), ("over", lambda s: False)]
+                     ("debates", at_step("debate_round")),  # turn 6
+                     ("strategy", at_step("campaign_strategy")),  # turns 7-8: two cards
+                     ("over", lambda s: False)]
             for name, until in steps:
                 if until is not None:
                     advance(app, gid=tmotp, rng=rng, until=until)
