@@ -97,7 +97,9 @@ def order(game_id: int):
         stale = game.status == "active" and step != game.step
         form = form_now(session, game, seat, locale()) if not (refused or stale) else None
         now, game_type = game.step, game.game_type
-        notes = len((game.state or {}).get("notes", []))  # the banner's draws come after these
+        # The banner's draws are the seat's view's notes after these (a view, never the state).
+        notes = len(games.seat_view(session, game, seat).get("note_messages", [])) \
+            if game.state is not None else 0
     if refused:
         keep(request.form, step)
         return _answer(game_id, seat, refusal=refused, status=400)
