@@ -31,10 +31,14 @@ _conn: sqlite3.Connection | None = None
 def _db() -> sqlite3.Connection:
     global _conn
     if _conn is None:
-        # The same settings as server/db.py: WAL, a busy timeout, BEGIN IMMEDIATE.
+        # The same settings as server/db.py: WAL with synchronous=NORMAL (until 2026-11-27 the
+        # limit kept SQLite's default, FULL, and waited for the disk at every commit, which the
+        # real app has not done since 2026-11-22: a slower limit, a flattering ratio), a busy
+        # timeout, BEGIN IMMEDIATE.
         _conn = sqlite3.connect(os.environ["BENCH_SQLITE_PATH"], timeout=30,
                                 isolation_level=None, check_same_thread=False)
         _conn.execute("PRAGMA journal_mode=WAL")
+        _conn.execute("PRAGMA synchronous=NORMAL")
         _conn.execute("PRAGMA foreign_keys=ON")
     return _conn
 

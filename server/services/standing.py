@@ -20,9 +20,11 @@ from __future__ import annotations
 import engine.core as engine
 from engine.core import ActionError, MalformedAction
 from engine.core.messages import Message, plain
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from server.models import AutoOrder, Game, StandingOrder, utcnow
+from server.raw_sql import Raw
 
 DEADLINE_DEFAULT = "deadline_default"
 MAX_DEFAULT_LINES = 10
@@ -48,11 +50,18 @@ class StandingOrderError(ValueError):
     """A standing order that cannot be filed; the message says why and what would do."""
 
 
+# Read on the order path whenever a decision a policy could answer comes up: built once, run on
+# the driver's cursor (server/raw_sql.py), no ORM objects made.
+_OF_GAME = Raw(select(StandingOrder.seat, StandingOrder.kind, StandingOrder.value)
+               .where(StandingOrder.game_id == bindparam("game_id")))
+
+
 def of_game(session: Session, game_id: int) -> dict[str, dict[str, object]]:
     """{seat: {kind: value}} of the game's standing orders."""
     out: dict[str, dict[str, object]] = {}
-    for row in session.exec(select(StandingOrder).where(StandingOrder.game_id == game_id)):
-        out.setdefault(row.seat, {})[row.kind] = row.value
+    session.flush()  # as the ORM's select would: a policy filed in this transaction counts
+    for seat, kind, value in _OF_GAME.rows(session.connection(), {"game_id": game_id}):
+        out.setdefault(seat, {})[kind] = value
     return out
 
 

@@ -108,3 +108,29 @@ def test_metrics_need_a_token_on_a_public_server(tmp_path):
     assert r.status_code == 403 and b"WHISTLESTOP_METRICS_TOKEN" in r.data
     app.config["METRICS_TOKEN"] = "m" * 32
     assert app.test_client().get("/metrics").status_code == 401
+
+
+def test_an_emptied_session_deletes_the_cookie_and_a_call_without_one_sets_none(tmp_path):
+    """The cookie session's own save (server/flask_app.py skips Flask's work for an empty
+    session nobody emptied): a session emptied by the app still deletes the cookie, with the
+    attributes it was set with; a request that never had one gets none, and says it varies by
+    cookie when the session was looked at."""
+    import flask
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}",
+                      "VAR_DIR": str(tmp_path / "var"), "SECRET_KEY": "s" * 48})
+    app.add_url_rule("/test/fill", "test_fill",
+                     lambda: flask.session.update(seen=1) or "filled")
+    app.add_url_rule("/test/empty", "test_empty", lambda: flask.session.clear() or "emptied")
+    app.add_url_rule("/test/look", "test_look", lambda: str(flask.session.get("seen")))
+    client = app.test_client()
+    assert "HttpOnly" in session_cookie(client.get("/test/fill"))
+    deleted = session_cookie(client.get("/test/empty"))
+    assert "Expires=Thu, 01 Jan 1970" in deleted and "HttpOnly" in deleted \
+        and "SameSite=Lax" in deleted and "Path=/" in deleted
+    assert client.get_cookie("session") is None
+    stranger = app.test_client()
+    for r in (stranger.get("/api/v1/games"), stranger.get("/healthz"),
+              stranger.get("/test/look")):
+        assert not [v for k, v in r.headers.items() if k.lower() == "set-cookie"]
+    assert "Cookie" in stranger.get("/test/look").headers.get("Vary", "")

@@ -3,6 +3,8 @@ commit, what the relay sends again, and how a consumed row is left alone."""
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 from datetime import timedelta
 
@@ -14,7 +16,7 @@ from server.services import games as svc
 from server.services import outbox
 from tests.server.test_fairness import both_choose, new_game, play
 from tests.task_queue import queued, task_queue  # noqa: F401  (a fixture)
-from workers.celery_app import reconfigure
+from workers.celery_app import celery, reconfigure
 
 
 def _row(session: Session, **values) -> int:
@@ -145,3 +147,44 @@ def test_rows_written_with_core_are_sent_after_the_commit_only(session, task_que
     session.rollback()  # never existed
     assert task_queue() == [("whistlestop.notify", [kept])]
     assert session.exec(select(OutboxMessage.id)).all() == [kept]
+
+
+def _waiting_on_redis(client, queue: str = "celery") -> list[tuple[str, list]]:
+    """(task name, args) of each message waiting in a Redis queue (kombu's list), oldest first."""
+    found = []
+    for raw in reversed(client.lrange(queue, 0, -1)):  # kombu pushes on the left
+        message = json.loads(raw)
+        found.append((message["headers"]["task"], json.loads(base64.b64decode(message["body"]))[0]))
+    return found
+
+
+def test_on_redis_a_row_is_queued_without_declaring_and_the_producer_follows_the_broker(
+        session, redis_server, redis_url):
+    """The outbox publishes on a producer of its thread's own without declaring the queue
+    (server/services/outbox.py, for the order path's speed): on a Redis that no worker has
+    touched (no binding declared) the message still waits in the queue its route names; a
+    second broker gets the next message once the app is pointed at it; and a connection the
+    server dropped is made again at once (the row sent, not left to the relay)."""
+    first_db, second_db = redis_server.client(0), redis_server.client(1)
+    redis_server.client(1).flushdb()
+    reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": redis_url,
+                                 "WHISTLESTOP_RESULT_BACKEND": ""}))
+    eager, celery.conf.task_always_eager = celery.conf.task_always_eager, False
+    try:
+        assert first_db.keys("_kombu.binding.*") == []  # nothing declared anywhere
+        first = _row(session)
+        assert _waiting_on_redis(first_db) == [("whistlestop.notify", [first])]
+        assert first_db.keys("_kombu.binding.*") == []  # and still nothing declared
+        reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": redis_server.url(1),
+                                     "WHISTLESTOP_RESULT_BACKEND": ""}))
+        second = _row(session)
+        assert _waiting_on_redis(second_db) == [("whistlestop.notify", [second])]
+        assert len(_waiting_on_redis(first_db)) == 1
+        first_db.client_kill_filter(_type="normal", skipme=True)  # the server drops us
+        third = _row(session)  # tried again at once on a new connection
+        assert [args[0] for _task, args in _waiting_on_redis(second_db)] == [second, third]
+        assert session.exec(select(OutboxMessage.id).where(
+            OutboxMessage.last_error.is_not(None))).all() == []
+    finally:
+        celery.conf.task_always_eager = eager
+        reconfigure(config.from_env())
