@@ -31,6 +31,7 @@ from server.web.live import stream_url
 from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
+from server.web.standing_section import section as standing_section
 from server.web.words import _, locale
 
 bp = Blueprint("board", __name__)
@@ -119,7 +120,7 @@ def order(game_id: int):
     if outcome.accepted and outcome.reason is None:
         return redirect(f"/games/{game_id}?done={outcome.status}&since={notes}", 303)
     if not outcome.accepted and outcome.status in ("illegal", "malformed"):
-        field, message = explain(order, *_refused_line(outcome.reason, locale(), game_type))
+        field, message = explain(order, *refused_line(outcome.reason, locale(), game_type))
         keep(request.form, step, field, message)
         outcome = replace(outcome, reason=message)
     elif outcome.status == "stale":
@@ -128,7 +129,7 @@ def order(game_id: int):
                    status=200 if outcome.accepted else 409 if outcome.status == "stale" else 422)
 
 
-def _refused_line(reason, loc: str, game_type: str) -> tuple[int | None, str]:
+def refused_line(reason, loc: str, game_type: str) -> tuple[int | None, str]:
     """(the order's line the engine refused, its reason in the reader's words) from an order
     service refusal: an atomic order's is about its line ``n`` (games._whole_refused), any
     other about the first line. A plan's line refused because the game moved on means the
@@ -211,6 +212,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         not_reached=[names.get(s, s) for s in reach.waiting(session, game) if s != seat],
         refusal=refusal,
         outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc),
+        standing_orders=standing_section(session, game, seat),
         **shown.page(view, seat, loc))
 
 

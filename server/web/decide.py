@@ -12,6 +12,8 @@ page (which needs a signed-in session), never the decision now nor fresh links.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, current_app, request
 from sqlalchemy.exc import IntegrityError
 
@@ -20,11 +22,12 @@ from server import db
 from server.i18n import game_text
 from server.models import Game, User
 from server.services import games, links, play
-from server.web.board import form_now
-from server.web.decision_form import Order, Refused, build, compose, nothing_chosen
+from server.web.board import form_now, refused_line
+from server.web.decision_form import (Order, Refused, build, compose, explain, keep,
+                                      nothing_chosen)
 from server.web.pages import page
 from server.web.seats import names as seat_names
-from server.web.words import _
+from server.web.words import _, speak
 
 bp = Blueprint("decide", __name__)
 
@@ -35,10 +38,14 @@ STATUS = {"tampered": 400, "expired": 410, "other_game": 400, "other_player": 40
 def _read(session, game_id: int, token: str):
     """(the link, None), or (None, the page saying why it cannot be used)."""
     try:
-        return links.read(session, current_app.config["SECRET_KEY"], token, game_id,
-                          float(current_app.config["LINK_MAX_AGE_SECONDS"])), None
+        link = links.read(session, current_app.config["SECRET_KEY"], token, game_id,
+                          float(current_app.config["LINK_MAX_AGE_SECONDS"]))
     except links.LinkRefused as refused:
+        if refused.link is not None:
+            speak(_locale(session, refused.link))
         return None, _refused(session, game_id, refused)
+    speak(_locale(session, link))  # the page, and every refusal on it, in the mail's language
+    return link, None
 
 
 @bp.get("/games/<int:game_id>/decide/<token>")
@@ -59,15 +66,20 @@ def commit(game_id: int, token: str):
         game = session.get(Game, game_id)
         if game.status != "active" or game.step != link.step:
             return _decision_page(session, link, confirm=False)
-        order = Order([link.action])
-        if _answered(request.form):  # the page's decision form, not the mail's choice
-            form = form_now(session, game, link.seat, _locale(session, link))
+        order, answered = Order([link.action]), _answered(request.form)
+        loc, game_type = _locale(session, link), game.game_type
+        if answered:  # the page's decision form, not the mail's choice
+            form = form_now(session, game, link.seat, loc)
+            # A refused form comes back as it was filled in, the refusal beside its field,
+            # as on the game page (server/web/board.py ``order``).
             try:
                 order = compose(request.form, form)
             except Refused as plan:
+                keep(request.form, link.step, plan.field, str(plan))
                 return _decision_page(session, link, confirm=True, refusal=str(plan),
                                       status=422)
             if not order.lines:
+                keep(request.form, link.step)
                 return _decision_page(session, link, confirm=True, status=422,
                                       refusal=nothing_chosen())
     try:
@@ -79,6 +91,10 @@ def commit(game_id: int, token: str):
             return _refused(session, game_id, links.LinkRefused(
                 "used", "This link has been used already: each link commits its choice once.",
                 link))
+    if answered and not outcome.accepted and outcome.status in ("illegal", "malformed"):
+        field, message = explain(order, *refused_line(outcome.reason, loc, game_type))
+        keep(request.form, link.step, field, message)
+        outcome = replace(outcome, reason=message)
     with db.session() as session:
         db.reading(session)
         return _decision_page(session, link, confirm=not outcome.accepted, outcome=outcome,

@@ -7,11 +7,12 @@ API's PUT.
 
 A change is answered by the game page with a confirmation (a redirect: reloading it posts
 nothing again), a refusal by the page with the reason beside the field and what was posted
-kept in the form, nothing changed."""
+kept in the form, nothing changed. What the page's section shows is gathered by the game
+page's view (server/web/standing_section.py)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, redirect, request
+from flask import Blueprint, abort, redirect, request
 
 import engine.core as game_engine
 from server import db, i18n
@@ -24,14 +25,13 @@ from server.services.standing import StandingOrderError
 from server.web.accounts import check_form
 from server.web.board import show_with_refusal
 from server.web.pages import environment, reader
+from server.web.standing_section import SAVED, keep_refused
 from server.web.words import N_, _, locale
 
 bp = Blueprint("standing_orders_page", __name__)
 
 FIELD = "standing_{kind}"          # a policy's radio group
 DEFAULT_FIELD = "standing_deadline_default"   # the default order's lines
-SAVED = "saved"                    # ?standing=saved: the confirmation
-_POSTED = "standing_orders_posted"  # flask.g: a refused form, shown again as posted
 
 
 def chosen(form, policies: list[dict]) -> dict[str, str]:
@@ -42,29 +42,6 @@ def chosen(form, policies: list[dict]) -> dict[str, str]:
 
 def _lines(text: str) -> list[str]:
     return [line.strip() for line in (text or "").splitlines() if line.strip()]
-
-
-def section(game: Game, seat: str | None) -> dict | None:
-    """What the game page's section shows the reader's ``seat``: None for a spectator or a
-    finished game; else {"policies" (the presenter's), "checked" (kind -> value), "lines" (the
-    default order's text), "saved", "error", "field" (the kind refused, or "deadline_default"),
-    "open", "notation_url"}: what is filed, or after a refusal what was posted."""
-    if seat is None or game.status != "active":
-        return None
-    policies = presenter(game.game_type).standing_orders(locale())
-    with db.reading(db.session()) as session:
-        mine = standing.of_game(session, game.id).get(seat, {})
-    checked = {p["kind"]: mine.get(p["kind"], "ask") for p in policies}
-    lines = "\n".join(mine.get(standing.DEADLINE_DEFAULT) or [])
-    posted = g.get(_POSTED)
-    if posted is not None:
-        checked, lines = {**checked, **posted["checked"]}, posted["lines"]
-    saved = posted is None and request.args.get("standing") == SAVED
-    return {"policies": policies, "checked": checked, "lines": lines, "saved": saved,
-            "error": posted["error"] if posted else None,
-            "field": posted["field"] if posted else None,
-            "open": saved or posted is not None,
-            "notation_url": f"/help/notation/{game.game_type}"}
 
 
 @bp.post("/games/<int:game_id>/standing-orders")
@@ -105,7 +82,7 @@ def change(game_id: int):
         else:
             session.commit()
             return redirect(f"/games/{game_id}?standing={SAVED}#standing-orders", 303)
-    setattr(g, _POSTED, {"checked": values, "lines": text, "error": reason, "field": field})
+    keep_refused(values, text, reason, field)
     return show_with_refusal(game_id, _("Your standing orders were not changed: %(reason)s",
                                         reason=reason), 422)
 
@@ -160,8 +137,7 @@ def taking_seat(game_id: int, form, take):
 @bp.record_once
 def _install(_state) -> None:
     """The pages' templates (server/web/pages.py: an environment per language) call
-    ``standing_orders_section`` (the game page's section) and ``standing_orders_offer`` (a join
-    form's choices)."""
+    ``standing_orders_offer`` (a join form's choices: the presenter's words, no database).
+    The game page's section is gathered by its view (server/web/standing_section.py)."""
     for loc in i18n.LOCALES:
-        environment(loc).globals.update(standing_orders_section=section,
-                                        standing_orders_offer=offer)
+        environment(loc).globals.update(standing_orders_offer=offer)

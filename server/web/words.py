@@ -4,15 +4,24 @@ extracted by pybabel (babel.cfg)."""
 
 from __future__ import annotations
 
-from flask import request
+from flask import g, request
 
 from server import i18n
 from server.catalogue import N_  # noqa: F401  (the pages' marker)
 from server.web.pages import reader
 
 
+def speak(locale: str) -> None:
+    """Make this request's words ``locale``'s: for a page that speaks another reader's language
+    than the signed-in one's (the page a mail's signed link opens speaks that mail's)."""
+    g.page_locale = i18n.supported(locale)
+
+
 def locale() -> str:
-    """The reader's language: their account's, else the browser's first that we have."""
+    """The reader's language: the page's own (``speak``), else their account's, else the
+    browser's first that we have."""
+    if g.get("page_locale"):
+        return g.page_locale
     user = reader()
     if user is not None:
         return i18n.supported(user.locale)

@@ -5,11 +5,15 @@ Debates and when it is over. On every look: no element of the board, the Debate 
 hand reaches past the viewport; every <text> of the map renders at least 12 px high (measured
 by getBoundingClientRect, not in SVG units); the score says how many electoral votes win. During
 the Debates the Debate Board shows the issues in track order with the cards played to each
-side. Screenshots are kept in test-artifacts/screenshots/ (phone-board-*)."""
+side, and the reader's strategy cards are shown once: in the decision form when it offers them,
+else on the Debate Board (Flask's client checks both, and a spectator's page). Screenshots are
+kept in test-artifacts/screenshots/ (phone-board-*)."""
 
 from __future__ import annotations
 
+import html
 import random
+import re
 
 from sqlalchemy import update
 from sqlmodel import Session
@@ -108,6 +112,69 @@ def test_a_card_of_the_hand_has_its_icons_seat_and_the_states_name():
     assert card["effect"] and board_tmotp.card(1, "en")["state_name"] == "New York"
 
 
+def _main(page: str) -> str:
+    """The words of the page's main part before the log (the log may name cards played)."""
+    main = page.split("<main>", 1)[1].split("</main>", 1)[0]
+    return html.unescape(re.sub(r"<[^>]+>", " ", main.split('aria-labelledby="log-h"', 1)[0]))
+
+
+def _asked(state, seat: str, step: str) -> bool:
+    return (state.asks(seat) or {}).get("step") == step
+
+
+def test_in_the_debates_each_strategy_card_is_shown_once(app, jack, dick):
+    """With a Debate card to choose, the reader's strategy cards are in the decision form, not
+    again on the Debate Board; without that form the Debate Board lists them; a spectator
+    sees neither seat's."""
+    gid = new_game(jack, dick, public="on")
+    engine = db_engine(app)
+    readers, rng = {"kennedy": jack, "nixon": dick}, random.Random(26)
+    with Session(engine) as session:
+        state = play(session, gid, rng, until=lambda s: bool(s.s.get("debate")) and any(
+            _asked(s, x, "debate_round") for x in readers))
+    assert state.s.get("debate"), "the game ended before the Debates"
+    seat = next(x for x in readers if _asked(state, x, "debate_round"))
+    mine = state.s["debate"]["cards"][seat]
+    page = readers[seat].get(f"/games/{gid}").data.decode()
+    form = page.split('id="decision-h"', 1)[1].split("</section>", 1)[0]
+    debate = page.split('class="debate-board"', 1)[1].split("</section>", 1)[0]
+    words = _main(page)
+    assert mine
+    for c in mine:
+        name = board_tmotp.card(c, "en")["name"]
+        assert f'value="debate {c}"' in form, c
+        assert name in html.unescape(form) and name not in html.unescape(debate), name
+        assert words.count(name) == 1, (name, words.count(name))
+    assert "Your strategy cards are in your decision above." in words
+    assert "li class=\"card" not in debate
+
+    # A spectator: the Debate Board without either seat's strategy cards.
+    watched = app.test_client().get(f"/games/{gid}").data.decode()
+    assert watched.count('class="debate-board"') == 1
+    for x in readers:
+        for c in state.s["debate"]["cards"][x]:
+            assert board_tmotp.card(c, "en")["name"] not in _main(watched), (x, c)
+    assert "Your strategy cards" not in watched
+
+    # Still in the Debates, a seat with strategy cards left that is not asked for one: the
+    # Debate Board lists them, each once.
+    def waiting(s) -> bool:
+        return bool(s.s.get("debate")) and any(
+            s.s["debate"]["cards"][x] and not _asked(s, x, "debate_round") for x in readers)
+    with Session(engine) as session:
+        state = play(session, gid, rng, until=waiting)
+    assert waiting(state), "the Debates ended with no such moment"
+    seat = next(x for x in readers if state.s["debate"]["cards"][x]
+                and not _asked(state, x, "debate_round"))
+    page = readers[seat].get(f"/games/{gid}").data.decode()
+    debate = html.unescape(page.split('class="debate-board"', 1)[1].split("</section>", 1)[0])
+    words = _main(page)
+    assert "Your strategy cards" in debate
+    for c in state.s["debate"]["cards"][seat]:
+        name = board_tmotp.card(c, "en")["name"]
+        assert name in debate and words.count(name) == 1, (name, words.count(name))
+
+
 def debating(state) -> bool:
     """In the Debates, with cards on the Debate Board."""
     debate = state.s.get("debate")
@@ -125,7 +192,7 @@ def test_the_board_and_hand_fit_a_phone_and_the_map_text_is_legible(app, jack, d
               ("over", lambda s: False)]
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    seen_overflow = {}
+    seen_overflow, failed, streams, errors = {}, [], [], []
     with LiveServer(app, port):
         contexts = {}
         for name, (w, h) in SIZES.items():
@@ -133,6 +200,17 @@ def test_the_board_and_hand_fit_a_phone_and_the_map_text_is_legible(app, jack, d
             ctx.add_cookies([{"name": "session", "url": base,
                               "value": jack.client.get_cookie("session").value}])
             contexts[name] = ctx.new_page()
+            # Every request that failed (a live stream on a port nobody listens on would),
+            # but those cut short by the test's own navigation; and the console's errors.
+            contexts[name].on("requestfailed", lambda r: failed.append(
+                (r.url, r.failure)) if "ERR_ABORTED" not in (r.failure or "") else None)
+            # The streams asked for; and /favicon.ico, which Chromium asks for by itself
+            # unless the page names its icon (it does: templates/web/_page.html).
+            contexts[name].on("request", lambda r: streams.append(r.url)
+                              if "/events" in r.url or r.url.endswith("/favicon.ico")
+                              else None)
+            contexts[name].on("console", lambda m: errors.append((m.text, m.location["url"]))
+                              if m.type == "error" else None)
         for stage, until in stages:
             for page in contexts.values():
                 page.goto("about:blank")    # no page of the last stage live-updates meanwhile
@@ -171,9 +249,16 @@ def test_the_board_and_hand_fit_a_phone_and_the_map_text_is_legible(app, jack, d
                 text = board.inner_text()
                 for c in played:
                     assert f"({c})" in text, (c, text)
-                # Kennedy's own strategy cards left, each a card block; never Nixon's.
-                assert board.locator("li.card").count() == len(
-                    state.s["debate"]["cards"]["kennedy"])
+                # Kennedy's own strategy cards left, each shown once: a card block of the
+                # Debate Board, or a choice of his decision form when it shows them (then the
+                # board does not list them again); never Nixon's.
+                blocks = board.locator("li.card").all_inner_texts()
+                mine = state.s["debate"]["cards"]["kennedy"]
+                for c in mine:
+                    shown = sum(f"({c})" in t for t in blocks) + contexts["phone"].locator(
+                        f'section.decision input[name="action"][value="debate {c}"]').count()
+                    assert shown == 1, (c, shown, blocks)
+                assert len(blocks) <= len(mine)
                 for c in state.s["debate"]["cards"]["nixon"]:
                     assert f"({c})" not in text.split("Strategy cards left")[1]
                 # The same in Japanese at phone size.
@@ -193,4 +278,8 @@ def test_the_board_and_hand_fit_a_phone_and_the_map_text_is_legible(app, jack, d
                                     .values(locale="en"))
                     session.commit()
         assert state.s["round"] == "over" or state.s.get("result")
+    # The pages opened their live streams on the test's own server, and none failed.
+    assert streams and all(url.startswith(f"{base}/games/{gid}/events?") for url in streams), \
+        streams[:3]
+    assert failed == [] and errors == [], (failed[:5], errors[:5])
     print("elsewhere on the page, wider than the viewport:", seen_overflow)

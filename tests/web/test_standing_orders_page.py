@@ -117,6 +117,33 @@ def test_a_refused_standing_order_keeps_the_input_and_changes_nothing(app, jack,
     assert filed(app, gid) == before
 
 
+def test_the_section_is_gathered_by_the_view_not_read_by_the_template(app, jack, dick):
+    """The page's view passes the section (server/web/standing_section.py): no template
+    global reads the database while a page renders; the section shows on the game page and
+    on the page of a refused order, with what is filed."""
+    for loc in ("en", "ja", "es"):
+        assert "standing_orders_section" not in environment(loc).globals, loc
+    assert "standing_orders_section" not in app.jinja_env.globals
+    gid = new_game(jack, dick, public="on")
+    assert save(jack, gid, trigger="never", second_place="ask", debate_side="mine",
+                deadline_default="").status_code == 303
+    shown = {"trigger": "never", "second_place": "ask", "debate_side": "mine"}
+    page = jack.get(f"/games/{gid}").data.decode()
+    assert 'id="standing-orders"' in page and checked(page) == shown
+    with Session(db_engine(app)) as s:
+        step = s.get(Game, gid).step
+    refused = jack.post_form(f"/games/{gid}", f"/games/{gid}/order",
+                             {"step": step, "lines": "campaign XX 9"})
+    page = refused.data.decode()
+    assert refused.status_code in (409, 422), refused.status_code
+    assert 'class="refused"' in page
+    assert 'id="standing-orders"' in page and checked(page) == shown
+    # The other seat's page: its own section, nothing filed; a spectator's: none.
+    assert checked(dick.get(f"/games/{gid}").data.decode())["trigger"] == "ask"
+    watched = app.test_client().get(f"/games/{gid}")
+    assert watched.status_code == 200 and 'id="standing-orders"' not in watched.data.decode()
+
+
 def test_the_choices_of_the_new_game_form_and_the_join_step_are_filed(app, jack, dick):
     lobby = jack.get("/").data.decode()
     offered = checked(lobby)

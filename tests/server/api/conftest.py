@@ -66,24 +66,37 @@ def make_app(tmp_path, url, **overrides):
         "VAR_DIR": str(tmp_path / "var"),
         "BROKER_URL": "filesystem://",
         "BROKER_DIR": str(tmp_path / "broker"),
+        # The game page opens its live stream on its own server: the browser tests' server
+        # (tests/web/browser.py LiveServer) is threaded and serves streams. Unset, the pages
+        # would try a `live` process on BASE_URL's host at LIVE_PORT, which no test runs.
+        "LIVE_URL": "same-origin",
         **overrides,
     }
     return create_app(config)
 
 
 @contextmanager
-def running_app(tmp_path, db_url: str):
-    """The app on ``db_url``; its database engine disposed of afterwards."""
-    app = make_app(tmp_path, db_url)
+def running_app(tmp_path, db_url: str, live_streams: bool = False):
+    """The app on ``db_url``; its live watcher stopped and its database engine disposed of
+    afterwards. ``live_streams``: the game pages' live streams are served (the pages reload
+    themselves within a second of a move); else the stream route declines them (204), as a
+    process without a thread to spare does, and an open page only checks the game's version
+    every 30 s: a test that drives pages step by step in browsers is not raced by their
+    reloads."""
+    app = make_app(tmp_path, db_url, **({} if live_streams else {"LIVE_STREAMS_MAX": 0}))
     try:
         yield app
     finally:
+        watcher = app.extensions.get("whistlestop.live")  # started by a stream, if one opened
+        if watcher is not None:
+            watcher.stop()
         app.extensions["whistlestop.db"].dispose()
 
 
 @pytest.fixture
 def app(tmp_path, api_db_url):
-    with running_app(tmp_path, api_db_url) as app:
+    """The app, its game pages' live streams served (tests/web/test_live_updates.py)."""
+    with running_app(tmp_path, api_db_url, live_streams=True) as app:
         yield app
 
 
