@@ -137,6 +137,12 @@ def at_step(*names):
         and state.top["step"] in names
 
 
+def asked_of(seat: str, *names):
+    """At one of the steps ``names`` with ``seat`` asked (Michiko's Kennedy: her Japanese
+    decision forms, not only her waiting page)."""
+    return lambda state: at_step(*names)(state) and seat in state.active()
+
+
 def test_every_page_fits_a_phone_and_passes_axe(tmp_path, api_db_url, smtp_catcher,
                                                  browser):  # noqa: F811
     port = free_port()
@@ -168,6 +174,8 @@ def test_every_page_fits_a_phone_and_passes_axe(tmp_path, api_db_url, smtp_catch
             rng = random.Random(26)
             steps = [("start", None), ("campaigning", at_step("campaigning")),
                      ("trigger", at_step("trigger")),
+                     ("campaigning-ja", asked_of("kennedy", "campaigning")),
+                     ("trigger-ja", asked_of("kennedy", "trigger")),
                      ("debates", at_step("debate_round")),  # turn 6
                      ("strategy", at_step("campaign_strategy")),  # turns 7-8: two cards
                      ("over", lambda s: False)]
@@ -178,7 +186,7 @@ def test_every_page_fits_a_phone_and_passes_axe(tmp_path, api_db_url, smtp_catch
                                {f"1960-{name}"})
                 for who, user in (("en", ids["jack"]), ("ja", ids["michiko"])):
                     path = decide_path(app, tmotp, user)
-                    if path and name in ("start", "trigger"):
+                    if path and name in ("start", "trigger", "campaigning-ja", "trigger-ja"):
                         found += visit({who: readers[who]}, base, path, axe,
                                        f"decide-{name}", {f"decide-{name}"})
             with Session(engine) as session:
