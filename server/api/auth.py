@@ -10,7 +10,6 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from server import db
 from server.api.problems import Problem
-from server.models import User
 from server.services import users
 
 log = logging.getLogger("whistlestop.api")
@@ -41,8 +40,9 @@ def _unauthorized(detail: str, invalid: bool = False) -> Problem:
     return Problem("unauthorized", detail, headers={"WWW-Authenticate": challenge})
 
 
-def current_user(required: bool = True) -> User | None:
-    """The caller (a detached User), or None for an anonymous caller when not ``required``.
+def current_user(required: bool = True) -> users.Caller | None:
+    """The caller (``users.Caller``: the account's columns, read-only), or None for an
+    anonymous caller when not ``required``.
 
     A bad token is refused even where a token is optional.
     """

@@ -81,7 +81,11 @@ def test_create_user_and_issue_token(run, session):
     code, out, err = run("issue-token", "alice@example.com")
     token = out.strip()
     assert code == 0 and token.startswith("ws_") and "shown only this once" in err
-    assert users.user_for_token(session, token).id == user.id
+    caller = users.user_for_token(session, token)
+    # The caller as its token's read found it: every column of the account, read-only.
+    assert caller._asdict() == {c: getattr(user, c) for c in User.__table__.c.keys()}
+    with pytest.raises(AttributeError):
+        caller.email = "mallory@example.com"
     stored = session.exec(select(ApiToken)).one()
     assert stored.token_hash == users.sha256_hex(token) != token
 
