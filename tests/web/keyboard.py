@@ -100,3 +100,32 @@ def by_keyboard(page, fields: dict, shown: bool = False) -> None:
         focus_shown(page)
     with page.expect_navigation():
         page.keyboard.press("Enter")
+
+
+def new_game_against_a_bot(page, base: str, engine, seed: str, ask_triggers: bool = False) -> int:
+    """From the lobby (``page`` signed in): a new 1960 game against the random bot, started
+    with ``seed`` (the same game every time: the seed is set before the start draws anything);
+    ``ask_triggers``: the player is asked about the opponent's events (standing order "ask").
+    Returns the game's id; the page is the game's page."""
+    import re
+
+    from sqlmodel import Session
+
+    from server.models import Game
+    from server.services.users import sha256_hex
+
+    page.goto(base + "/")
+    new_1960 = page.get_by_role("form", name="New game of 1960: The Making of the President")
+    new_1960.get_by_label("Your opponent", exact=True).select_option("random")
+    if ask_triggers:
+        new_1960.locator("summary.standing-summary").click()
+        new_1960.locator('input[name="standing_trigger"][value="ask"]').check()
+    new_1960.get_by_role("button", name="Create the game").click()
+    gid = int(re.search(r"/games/(\d+)", page.url).group(1))
+    with Session(engine) as s:
+        game = s.get(Game, gid)
+        game.seed, game.seed_hash = seed, sha256_hex(seed)
+        s.add(game)
+        s.commit()
+    page.get_by_role("button", name="Start the game").click()
+    return gid

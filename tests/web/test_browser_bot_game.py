@@ -13,11 +13,10 @@ import re
 from sqlmodel import Session
 
 from server.models import Game
-from server.services.users import sha256_hex
 from tests.server.api.conftest import running_app
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
-from tests.web.keyboard import by_keyboard, press
+from tests.web.keyboard import by_keyboard, new_game_against_a_bot, press
 from tests.web.pages_helpers import pick_answer
 from tests.web.test_browser_game import fill, sign_in
 
@@ -41,21 +40,8 @@ def test_a_whole_game_against_a_bot_on_a_phone_each_kind_of_form_by_keyboard(
         with LiveServer(app, port):
             page = browser.new_context(viewport=PHONE).new_page()
             sign_in(page, base, "jack@example.org", smtp_catcher)
-            page.goto(base + "/")
-            new_1960 = page.get_by_role("form",
-                                        name="New game of 1960: The Making of the President")
-            new_1960.get_by_label("Your opponent", exact=True).select_option("random")
             # asked about the opponent's events too: the forms about one card
-            new_1960.locator("summary.standing-summary").click()
-            new_1960.locator('input[name="standing_trigger"][value="ask"]').check()
-            new_1960.get_by_role("button", name="Create the game").click()
-            gid = int(re.search(r"/games/(\d+)", page.url).group(1))
-            with Session(engine) as s:  # the same game every time: every kind of form in it
-                game = s.get(Game, gid)
-                game.seed, game.seed_hash = SEED, sha256_hex(SEED)
-                s.add(game)
-                s.commit()
-            page.get_by_role("button", name="Start the game").click()
+            gid = new_game_against_a_bot(page, base, engine, SEED, ask_triggers=True)
 
             rng, decisions, waits = random.Random(26), 0, 0
             kinds, keyed, forced_keyed = set(), set(), 0

@@ -15,11 +15,11 @@ import engine.core as game_engine
 from sqlmodel import Session
 
 from server.models import Game
-from server.services.users import sha256_hex
 from tests.server.api.conftest import running_app
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser  # noqa: F401  (fixture)
-from tests.web.keyboard import by_keyboard, choose, focus_shown, press, tab_to
+from tests.web.keyboard import (by_keyboard, choose, focus_shown, new_game_against_a_bot, press,
+                                tab_to)
 from tests.web.test_browser_game import sign_in
 
 PHONE = {"width": 390, "height": 844}
@@ -55,18 +55,7 @@ def test_standing_order_forced_choice_and_resign_by_keyboard_on_a_phone(
         with LiveServer(app, port):
             page = browser.new_context(viewport=PHONE).new_page()
             sign_in(page, base, "jack@example.org", smtp_catcher)
-            page.goto(base + "/")
-            new_1960 = page.get_by_role("form",
-                                        name="New game of 1960: The Making of the President")
-            new_1960.get_by_label("Your opponent", exact=True).select_option("random")
-            new_1960.get_by_role("button", name="Create the game").click()
-            gid = int(re.search(r"/games/(\d+)", page.url).group(1))
-            with Session(engine) as s:  # the same game every time (SEED)
-                game = s.get(Game, gid)
-                game.seed, game.seed_hash = SEED, sha256_hex(SEED)
-                s.add(game)
-                s.commit()
-            page.get_by_role("button", name="Start the game").click()
+            gid = new_game_against_a_bot(page, base, engine, SEED)  # the same game every time
             game_page = f"{base}/games/{gid}"
 
             # a standing order: the section opened, a choice by the arrow keys, saved by Enter
