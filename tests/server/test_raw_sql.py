@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import Column, Integer, MetaData, Table, bindparam, insert, select, update
 from sqlalchemy import exc as sa_exc
+from sqlalchemy.orm.exc import UnmappedInstanceError
 from sqlmodel import Session
 from sqlmodel import select as orm_select
 
@@ -90,20 +91,23 @@ def test_a_select_returns_its_columns_typed_as_sqlalchemy_reads_them(session):
     assert by_hand.rows(session.connection(), {"id": -1}) == []
 
 
-def test_the_token_owner_is_a_detached_row_a_session_updates_rather_than_inserts(session,
-                                                                                  db_engine):
+def test_the_token_owner_is_a_read_only_copy_of_the_row_no_session_can_save(session,
+                                                                           db_engine):
+    """The token's owner is read on the driver's cursor as the account's columns
+    (``users.Caller``), not an ORM object: nothing to change, nor to save by accident; code
+    that changes an account reads it afresh (as PATCH /me does)."""
     user = users.create_user(session, "detached@example.invalid")
     token = users.issue_token(session, user.id)
     owner, _ = users.token_owner(session, token)
-    session.commit()
-    with Session(db_engine) as other:
+    assert owner._asdict() == {c: getattr(user, c) for c in User.__table__.c.keys()}
+    session.commit()  # (on SQLite, this session's transaction holds the write lock until now)
+    with pytest.raises(AttributeError):
         owner.locale = "fr"
-        other.add(owner)  # a row of the table: an UPDATE, not a second user
-        other.commit()
-        assert other.exec(orm_select(User).where(User.email == "detached@example.invalid")
-                          ).one().locale == "fr"
-    session.expire_all()
-    assert session.get(User, user.id).locale == "fr"
+    with Session(db_engine) as other:
+        with pytest.raises(UnmappedInstanceError):
+            other.add(owner)
+        assert len(other.exec(orm_select(User).where(
+            User.email == "detached@example.invalid")).all()) == 1
 
 
 def test_its_writes_are_the_transactions_and_roll_back_with_it(session, db_engine):
