@@ -163,6 +163,15 @@ def _command(name: bytes, message: bytes) -> bytes:
         len(name), name, len(message), message)
 
 
+def _closed(connection) -> bool:
+    """Whether Redis has closed this connection: with answers off it sends nothing, so
+    anything to read (its end of the stream) means closed. One poll of the socket."""
+    try:
+        return bool(connection.can_read(timeout=0))
+    except Exception:  # the end of the stream, read as an error
+        return True
+
+
 def _drop_connection(url: str) -> None:
     connection = getattr(_local, "connections", {}).pop(url, None)
     if connection is not None:
@@ -179,21 +188,25 @@ def publish(news: list[News], url: str | None = None) -> int:
     url = _broker_url() if url is None else url
     if not news or not uses_redis(url):
         return 0
-    try:
-        connection = _connection(url)
-        name = _names.get(url)
-        if name is None:
-            name = _names[url] = channel(url).encode()
+    name = _names.get(url)
+    if name is None:
+        name = _names[url] = channel(url).encode()
+    message = b"".join(_command(name, encode(item).encode()) for item in news)
+    for attempt in (1, 2):
         try:
-            connection.send_packed_command([b"".join(_command(name, encode(item).encode())
-                                                     for item in news)], check_health=False)
-        except BaseException:
-            _drop_connection(url)  # made afresh (answers off) at the next publish
-            raise
-        return len(news)
-    except Exception as exc:  # Redis away: the safety read finds the change later
-        log.warning("live: could not publish %s news: %s", len(news), exc)
-        return 0
+            connection = _connection(url)
+            if _closed(connection):  # else the first send after would vanish without an error
+                _drop_connection(url)
+                connection = _connection(url)
+            connection.send_packed_command([message], check_health=False)
+            return len(news)
+        except Exception as exc:
+            # A connection Redis dropped (it restarted, or closed idle clients): once more at
+            # once on a new one; then Redis is away, and the safety read finds the change.
+            _drop_connection(url)
+            if attempt == 2:
+                log.warning("live: could not publish %s news: %s", len(news), exc)
+    return 0
 
 
 # --- reading: one watcher per web process ----------------------------------------------------

@@ -409,3 +409,23 @@ def test_a_sync_worker_serves_no_stream_and_a_threaded_one_keeps_threads_for_oth
         gunicorn_conf.limit_streams(worker)
         assert worker.wsgi.config["LIVE_STREAMS_MAX"] == expected
     assert gunicorn_conf.worker_class == "sync"  # the web process: orders run best on these
+
+
+def test_news_after_redis_dropped_the_publisher_still_arrives(redis_server, redis_url):
+    """Redis closes the publishing connection (a restart, a CLIENT KILL, an idle timeout): the
+    next news goes on a new connection at once, not lost on the dead one (with answers off,
+    the first send on it would have vanished without an error)."""
+    listener = redis_server.client().pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(live.channel(redis_url))
+    assert listener.get_message(timeout=1) is None
+    assert live.publish([live.News(7, 3, "active")], redis_url) == 1
+    assert listener.get_message(timeout=2)["data"] == b"7 3 active"
+    killer = redis_server.client()
+    killer.client_kill_filter(_type="normal", skipme=True)  # the listener too
+    listener = redis_server.client().pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(live.channel(redis_url))
+    assert listener.get_message(timeout=1) is None
+    time.sleep(0.1)  # the publisher's socket has seen its end
+    assert live.publish([live.News(7, 4, "active")], redis_url) == 1
+    message = listener.get_message(timeout=2)
+    assert message and message["data"] == b"7 4 active"
