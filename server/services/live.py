@@ -36,6 +36,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
 
 from server.models import Game
+from server.services import redis_sends
 
 log = logging.getLogger("whistlestop.live")
 
@@ -116,68 +117,6 @@ def _broker_url() -> str:
     return str(celery.conf.get("broker_url") or "")  # get: a third of the attribute's cost
 
 
-_clients: dict[str, object] = {}
-_clients_lock = threading.Lock()
-
-
-def _client(url: str):
-    """One Redis client (a pool of connections) per URL and process."""
-    client = _clients.get(url)
-    if client is None:
-        import redis
-
-        with _clients_lock:
-            client = _clients.get(url)
-            if client is None:
-                client = _clients[url] = redis.Redis.from_url(
-                    url, socket_timeout=2, socket_connect_timeout=2)
-    return client
-
-
-_local = threading.local()
-
-
-def _connection(url: str):
-    """This thread's own connection to Redis, for ``publish`` alone, on which Redis sends no
-    answers (CLIENT REPLY OFF): a publish is one send, and the order that made the news never
-    waits for Redis. Measured: 60 µs of CPU a publish through the client and its pool, and
-    on a busy machine a wait for Redis to be scheduled that cost a tenth of the order path's
-    throughput (bench/live_streams.py --order-path); one send costs a few µs."""
-    connections = getattr(_local, "connections", None)
-    if connections is None:
-        connections = _local.connections = {}
-    connection = connections.get(url)
-    if connection is None:
-        connection = _client(url).connection_pool.make_connection()
-        connection.connect()  # authenticated and its database selected, answers read
-        connection.send_packed_command(connection.pack_command("CLIENT", "REPLY", "OFF"),
-                                       check_health=False)
-        connections[url] = connection
-    return connection
-
-
-def _command(name: bytes, message: bytes) -> bytes:
-    """PUBLISH in Redis's protocol (RESP), made here: redis-py's packing cost more than the
-    send."""
-    return b"*3\r\n$7\r\nPUBLISH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (
-        len(name), name, len(message), message)
-
-
-def _closed(connection) -> bool:
-    """Whether Redis has closed this connection: with answers off it sends nothing, so
-    anything to read (its end of the stream) means closed. One poll of the socket."""
-    try:
-        return bool(connection.can_read(timeout=0))
-    except Exception:  # the end of the stream, read as an error
-        return True
-
-
-def _drop_connection(url: str) -> None:
-    connection = getattr(_local, "connections", {}).pop(url, None)
-    if connection is not None:
-        connection.disconnect()
-
-
 _names: dict[str, bytes] = {}  # broker URL -> its channel's name (parsing the URL cost a tenth)
 
 
@@ -191,22 +130,14 @@ def publish(news: list[News], url: str | None = None) -> int:
     name = _names.get(url)
     if name is None:
         name = _names[url] = channel(url).encode()
-    message = b"".join(_command(name, encode(item).encode()) for item in news)
-    for attempt in (1, 2):
-        try:
-            connection = _connection(url)
-            if _closed(connection):  # else the first send after would vanish without an error
-                _drop_connection(url)
-                connection = _connection(url)
-            connection.send_packed_command([message], check_health=False)
-            return len(news)
-        except Exception as exc:
-            # A connection Redis dropped (it restarted, or closed idle clients): once more at
-            # once on a new one; then Redis is away, and the safety read finds the change.
-            _drop_connection(url)
-            if attempt == 2:
-                log.warning("live: could not publish %s news: %s", len(news), exc)
-    return 0
+    message = b"".join(redis_sends.command(b"PUBLISH", name, encode(item).encode())
+                       for item in news)
+    try:
+        redis_sends.send(url, message)
+    except Exception as exc:  # Redis is away: the safety read finds the change
+        log.warning("live: could not publish %s news: %s", len(news), exc)
+        return 0
+    return len(news)
 
 
 # --- reading: one watcher per web process ----------------------------------------------------
