@@ -46,7 +46,9 @@ def show(game_id):
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def change(data, game_id):
-    """Replace your notes in the game with ``text`` (empty clears them). Refused (422, saying
+    """Replace your notes in the game.
+
+    ``text`` replaces them (empty clears them). Refused (422, saying
     why) when over the limit or not plain text; nothing changes then."""
     user = auth.current_user()
     with db.session() as session:

@@ -30,7 +30,9 @@ def _game_url(game_id: int) -> str:
 @blp.response(200, ExportSchema)
 @blp.alt_response(401, response="UNAUTHORIZED")
 def download():
-    """Everything the server holds about you: your account (address, names, language, time
+    """Everything the server holds about you, as JSON.
+
+    Your account (address, names, language, time
     zone, mail settings, when the address was proven), your API tokens (never the tokens),
     your games (seat, status, result, your orders, the log as your seat's view shows it),
     your notes, webhooks and followed games; other services add their sections (the chat)."""
@@ -47,7 +49,9 @@ def download():
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def delete(query):
-    """Delete your account: ``confirm`` must be its address, typed again. Refused (409, the
+    """Delete your account (confirmed by typing its address again).
+
+    ``confirm`` must be the account's address, typed again. Refused (409, the
     seats listed) while you hold seats in unfinished games, unless ``hand_over=true``: then
     each is played by its game's deadline default from now on (a game without deadlines: the
     seat resigns), an open game's seat is freed. Your personal data is erased at once; the

@@ -298,8 +298,10 @@ def _players(session, game: Game, seat: str | None, names: dict) -> list[dict]:
             continue
         bot = (game.bots or {}).get(row.seat)
         user = session.get(User, row.user_id) if row.user_id is not None else None
+        # a started game's seat nobody holds: its player deleted their account
+        left = _(display_names.DELETED) if not bot and game.status != "open" else None
         out.append({"seat": row.seat, "seat_name": names.get(row.seat, row.seat), "bot": bot,
-                    "name": display_names.shown(user, _) if user else None})
+                    "name": display_names.shown(user, _) if user else left})
     return out
 
 

@@ -9,7 +9,7 @@ import json
 
 from sqlmodel import select
 
-from server.models import AccountDeletion, ApiToken, Game, Seat, SeatNote, User, aware
+from server.models import AccountDeletion, AutoOrder, ApiToken, Game, Seat, SeatNote, User, aware
 from server.services import deadlines
 from tests.server.api.helpers import PROBLEM
 
@@ -105,39 +105,44 @@ def test_the_export_holds_everything_and_no_secret(client, store, players):
 
 
 def test_deletion_is_refused_while_seats_are_held_then_allowed(client, store, players):
-    ann, bob = players["kennedy"], players["nixon"]
+    ann, bob = players["kennedy"], players["nixon"]   # Bob (Nixon) leaves; Ann plays on
     gid = _game(client, store, players)
-    client.tc.put(f"/api/v1/games/{gid}/notes", headers=ann.auth, json={"text": SECRET})
-    wrong = client.delete("/users/me?confirm=someone@example.org", ann)
+    client.tc.put(f"/api/v1/games/{gid}/notes", headers=bob.auth, json={"text": SECRET})
+    wrong = client.delete("/users/me?confirm=someone@example.org", bob)
     assert wrong.status_code == 422 and wrong.content_type == PROBLEM
-    held = client.delete("/users/me?confirm=ann@example.org", ann)
+    held = client.delete("/users/me?confirm=bob@example.org", bob)
     assert held.status_code == 409 and held.content_type == PROBLEM
-    assert [(s["game_id"], s["seat"]) for s in held.get_json()["seats"]] == [(gid, "kennedy")]
+    assert [(s["game_id"], s["seat"]) for s in held.get_json()["seats"]] == [(gid, "nixon")]
     assert held.get_json()["seats"][0]["url"].endswith(f"/games/{gid}")
-    assert client.get("/me", ann).status_code == 200   # nothing changed
-    done = client.delete("/users/me?confirm=ANN@example.org&hand_over=true", ann)
+    assert client.get("/me", bob).status_code == 200   # nothing changed
+    assert client.get(f"/games/{gid}/notes", bob).get_json()["text"] == SECRET
+    done = client.delete("/users/me?confirm=BOB@example.org&hand_over=true", bob)
     assert done.status_code == 200, done.get_json()
     assert [(s["game_id"], s["seat"]) for s in done.get_json()["handed_over"]] \
-        == [(gid, "kennedy")]
-    assert client.get("/me", ann).status_code == 401   # the token is gone
+        == [(gid, "nixon")]
+    assert client.get("/me", bob).status_code == 401   # the token is gone
     with store.session() as s:
-        user = s.get(User, ann.id)
-        assert user.email == f"deleted-{ann.id}@deleted.invalid" and user.display_name == ""
-        assert s.exec(select(ApiToken).where(ApiToken.user_id == ann.id)).all() == []
-        assert s.exec(select(SeatNote).where(SeatNote.user_id == ann.id)).all() == []
-        assert s.get(AccountDeletion, ann.id).handed_over == [[gid, "kennedy"]]
-        seat = s.exec(select(Seat).where(Seat.game_id == gid, Seat.seat == "kennedy")).one()
+        user = s.get(User, bob.id)
+        assert user.email == f"deleted-{bob.id}@deleted.invalid" and user.display_name == ""
+        assert user.email_verified_at is None and user.session_epoch == 1
+        assert s.exec(select(ApiToken).where(ApiToken.user_id == bob.id)).all() == []
+        assert s.exec(select(SeatNote).where(SeatNote.user_id == bob.id)).all() == []
+        assert s.get(AccountDeletion, bob.id).handed_over == [[gid, "nixon"]]
+        seat = s.exec(select(Seat).where(Seat.game_id == gid, Seat.seat == "nixon")).one()
         assert seat.user_id is None
         game = s.get(Game, gid)
-        log_before = client.get(f"/games/{gid}/log", bob).get_json()["entries"]
-    # the other player's game goes on: its log kept, the seat played by the deadline default
+    log_before = client.get(f"/games/{gid}/log", ann).get_json()["entries"]
+    # Ann's game goes on: its log kept, Nixon played by the deadline default at its deadline
     assert game.status == "active" and log_before
-    state = store.state(gid)
-    if "kennedy" in state.active():
-        assert deadlines.ring(store.engine, gid, aware(game.deadline_at)) == "defaulted"
-        assert len(client.get(f"/games/{gid}/log", bob).get_json()["entries"]) \
-            > len(log_before)
-    assert "ann@example.org" not in client.get(f"/games/{gid}", bob).get_data(as_text=True)
+    assert "nixon" in store.state(gid).active()
+    assert deadlines.ring(store.engine, gid, aware(game.deadline_at)) == "defaulted"
+    with store.session() as s:
+        assert s.exec(select(AutoOrder).where(AutoOrder.game_id == gid,
+                                              AutoOrder.seat == "nixon")).all()
+    assert len(client.get(f"/games/{gid}/log", ann).get_json()["entries"]) > len(log_before)
+    shown = client.get(f"/games/{gid}", ann).get_json()
+    assert "bob@example.org" not in json.dumps(shown)
+    assert {s["seat"]: s["player"] for s in shown["seats"]}["nixon"] == "a deleted player"
 
 
 def test_a_finished_game_shows_a_deleted_player(client, store, players):
@@ -161,3 +166,30 @@ def test_the_openapi_document_lists_the_endpoints(client):
     assert "deadline default" in delete["description"]
     assert "never the tokens" in paths["/api/v1/users/me/export"]["get"]["description"]
     assert "Private notes" in json.dumps(spec["tags"])
+    assert "Private notes" in json.dumps(spec["tags"])
+
+
+def test_hand_over_without_deadlines_resigns_and_frees_open_seats(client, store, players):
+    ann, bob = players["kennedy"], players["nixon"]
+    carl = client.signup("carl@example.org", "Carl")
+    made = client.post("/games", ann, json={"game_type": "tmotp", "options": {},
+                                            "seats": {"kennedy": ann.email,
+                                                      "nixon": bob.email},
+                                            "timing": {"decision_hours": 0,
+                                                       "reminder_hours": []}})
+    assert made.status_code == 201, made.get_json()
+    untimed = made.get_json()["game"]["id"]
+    assert client.post(f"/games/{untimed}/join", bob, json={}).status_code == 200
+    assert client.post(f"/games/{untimed}/start", ann).status_code == 200
+    waiting = client.open_game(carl, {"kennedy": carl.email, "nixon": bob.email})["game"]["id"]
+    assert client.post(f"/games/{waiting}/join", bob, json={}).status_code == 200
+    done = client.delete("/users/me?confirm=bob@example.org&hand_over=true", bob)
+    assert done.status_code == 200, done.get_json()
+    assert {(s["game_id"], s["status"]) for s in done.get_json()["handed_over"]} \
+        == {(untimed, "active"), (waiting, "open")}
+    over = store.game(untimed)
+    assert over.status == "finished" and over.result["winner"] == "kennedy"
+    assert over.result["termination"] == "resigned"
+    seats = {s["seat"]: s for s in client.get(f"/games/{waiting}", carl).get_json()["seats"]}
+    assert seats["nixon"]["joined"] is False and seats["nixon"]["player"] is None
+    assert seats["nixon"]["invited"] is False   # the address is erased from the invitation
