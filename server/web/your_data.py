@@ -84,7 +84,7 @@ def delete():
             session.rollback()
             return _page(refusal=_("Nothing was deleted: you hold seats in unfinished games "
                                    "(listed below). Finish or resign them, or tick the box to "
-                                   "hand them over."), typed=typed, hand_over=hand_over,
+                                   "leave them to the deadline's default."), typed=typed, hand_over=hand_over,
                          status=409)
     logout_user()
     return page("account_deleted.html", 200, locale(), user=None)
