@@ -9,7 +9,7 @@ import json
 
 from sqlmodel import select
 
-from server.models import AccountDeletion, AutoOrder, ApiToken, Game, Seat, SeatNote, User, aware
+from server.models import AccountDeletion, AutoOrder, OutboxMessage, ApiToken, Game, Seat, SeatNote, User, aware
 from server.services import deadlines
 from tests.server.api.helpers import PROBLEM
 
@@ -193,3 +193,31 @@ def test_hand_over_without_deadlines_resigns_and_frees_open_seats(client, store,
     seats = {s["seat"]: s for s in client.get(f"/games/{waiting}", carl).get_json()["seats"]}
     assert seats["nixon"]["joined"] is False and seats["nixon"]["player"] is None
     assert seats["nixon"]["invited"] is False   # the address is erased from the invitation
+
+
+def test_notes_never_reach_a_mail_or_an_outbox_row(client, store, players, mail_server):
+    """Notes are in no mail (to anybody, the writer included: mails are views) and in no
+    outbox row, which every mail and webhook post is made from."""
+    ann, bob = players["kennedy"], players["nixon"]
+    gid = _game(client, store, players)
+    for player in (ann, bob):
+        client.tc.put(f"/api/v1/games/{gid}/notes", headers=player.auth, json={"text": SECRET})
+    for _turn in range(4):   # a few orders: decisions, receipts, reveals go out
+        game = store.game(gid)
+        seat = store.state(gid).active()[0]
+        if seat not in players:
+            break
+        action = client.get(f"/games/{gid}/decision", players[seat]).get_json()
+        r = client.post(f"/games/{gid}/orders", players[seat],
+                        json={"step": game.step, "actions": [action["legal_actions"][0]]})
+        assert r.status_code in (200, 202), r.get_json()
+    mails = mail_server.received()
+    assert len(mails) >= 2 and len({m["To"] for m in mails}) == 2   # both players got mail
+    for mail in mails:
+        texts = [part.get_content() for part in mail.walk()
+                 if part.get_content_maintype() == "text"]
+        assert texts and all("Nixon bluffs" not in t and "keeps card 42" not in t
+                             for t in texts)
+    with store.session() as s:
+        for row in s.exec(select(OutboxMessage)).all():
+            assert "Nixon bluffs" not in json.dumps(row.payload)
