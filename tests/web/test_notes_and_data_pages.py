@@ -7,6 +7,7 @@ refused, deleting the account refused then allowed)."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timezone
 
 from icalendar import Calendar
@@ -137,3 +138,19 @@ def test_deleting_the_account_on_the_page(app, smtp_catcher, jack, dick):
     assert jack.get("/me/data").status_code == 303   # signed out everywhere
     names = dick.get(f"/games/{gid}").get_data(as_text=True)
     assert "jack@example.org" not in names and "a deleted player" in names
+
+
+def test_a_calendar_address_is_good_for_its_own_purpose_only(app, smtp_catcher, jack, dick):
+    """The feed's token opens no mail settings, and a mail's settings link opens no feed:
+    each is signed for its own use (salted apart)."""
+    new_game(jack, dick)
+    token = path_of(_feed_url(dick)).rsplit("/", 1)[1].removesuffix(".ics")
+    stranger = app.test_client()
+    assert stranger.get(f"/me/mail/{token}").status_code == 404
+    mails = [m.get_body(("plain",)).get_content() for m in smtp_catcher.to("dick@example.org")]
+    for kind in ("/me/mail/",):
+        tokens = {t for mail in mails for t in re.findall(re.escape(kind) + r"([^\s/?>]+)",
+                                                          mail)}
+        assert tokens, kind
+        for found in list(tokens)[:3]:
+            assert stranger.get(f"/calendar/{found}.ics").status_code == 404
