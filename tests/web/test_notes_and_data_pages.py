@@ -10,6 +10,7 @@ import json
 import re
 from datetime import timezone
 
+import engine.core as engine
 from icalendar import Calendar
 from markupsafe import escape
 from sqlmodel import Session
@@ -96,27 +97,30 @@ def _feed_url(reader) -> str:
 
 def test_the_calendar_feed_lists_the_pending_deadlines(app, smtp_catcher, jack, dick):
     gid = new_game(jack, dick)
-    _save(dick, gid, SECRET)
-    url = _feed_url(dick)
-    calendar_app = app.test_client()   # no session: a calendar app fetching the address
-    answer = calendar_app.get(path_of(url))
-    assert answer.status_code == 200 and answer.content_type.startswith("text/calendar")
-    events = Calendar.from_ical(answer.data).walk("VEVENT")
     with Session(db_engine(app)) as session:
         game = session.get(Game, gid)
         deadline = aware(game.deadline_at)
-    [event] = events   # Nixon chooses first: one decision pending
+        asked = [s for s in engine.from_dict(game.state).active() if s != engine.CHANCE]
+    [seat] = asked   # the game opens with one seat's decision (whose depends on the seed)
+    readers = {"kennedy": jack, "nixon": dick}
+    player, idle = readers[seat], readers[next(s for s in readers if s != seat)]
+    _save(player, gid, SECRET)
+    url = _feed_url(player)
+    calendar_app = app.test_client()   # no session: a calendar app fetching the address
+    answer = calendar_app.get(path_of(url))
+    assert answer.status_code == 200 and answer.content_type.startswith("text/calendar")
+    [event] = Calendar.from_ical(answer.data).walk("VEVENT")   # one decision pending
     assert event.decoded("dtstart").astimezone(timezone.utc) == deadline.replace(microsecond=0)
     assert event.decoded("dtstart").utcoffset().total_seconds() == 0
-    assert f"#{gid}" in str(event["summary"]) and "Nixon" in str(event["summary"])
+    assert f"#{gid}" in str(event["summary"])
+    assert seat.capitalize() in str(event["summary"])   # the seat's name
     assert str(event["url"]).endswith(f"/games/{gid}")
-    text = answer.get_data(as_text=True)
-    assert "Dick bluffs" not in text and "kennedy" not in str(event["summary"]).lower()
-    # Jack is asked nothing now: his feed has no event
-    assert Calendar.from_ical(calendar_app.get(path_of(_feed_url(jack))).data
+    assert "Dick bluffs" not in answer.get_data(as_text=True)
+    # the other player is asked nothing now: their feed has no event
+    assert Calendar.from_ical(calendar_app.get(path_of(_feed_url(idle))).data
                               ).walk("VEVENT") == []
     # a new address voids the old one; a forged one is refused
-    newer = _feed_url(dick)
+    newer = _feed_url(player)
     assert newer != url
     assert calendar_app.get(path_of(url)).status_code == 404
     assert calendar_app.get(path_of(newer)).status_code == 200
