@@ -122,6 +122,8 @@ def test_the_calendar_feed_lists_the_pending_deadlines(app, smtp_catcher, jack, 
     # a new address voids the old one; a forged one is refused
     newer = _feed_url(player)
     assert newer != url
+    settings = player.get("/me/mail").get_data(as_text=True)   # the settings page shows it
+    assert f'value="{newer}"' in settings.replace("&amp;", "&")
     assert calendar_app.get(path_of(url)).status_code == 404
     assert calendar_app.get(path_of(newer)).status_code == 200
     assert calendar_app.get(path_of(newer).replace(".ics", "x.ics")).status_code == 404
