@@ -320,3 +320,40 @@ class MailSent(SQLModel, table=True):
     step: Optional[int] = None  # the step the mail asks the recipient about (a reply answers it)
     error: Optional[str] = Field(default=None, max_length=2000)  # a permanent SMTP refusal
     sent_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+# --- Issue 27 (f27-notes): private notes, your data, the calendar feed ---------------------
+class SeatNote(SQLModel, table=True):
+    """A player's private notepad in one game (server/services/notes.py): shown to its writer
+    only, on the game page, by the API, in the replay and in their export; kept with the
+    game, erased with the account."""
+
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_seatnote_game_user"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    seat: str = Field(max_length=50)
+    text: str = Field(default="", max_length=20000)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class CalendarFeed(SQLModel, table=True):
+    """The key of a user's calendar feed URL (server/services/calendar_feed.py): the URL is
+    signed over it, so a new key (``revoke``) voids every URL made before."""
+
+    user_id: int = Field(foreign_key="user.id", primary_key=True)
+    key: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class AccountDeletion(SQLModel, table=True):
+    """An account whose personal data was erased at its owner's request
+    (server/services/account_deletion.py): the User row stays, nameless, so that other
+    players' games keep their seats and logs ("a deleted player"). ``handed_over``: the
+    [game id, seat] pairs of unfinished games left to the deadline's default."""
+
+    user_id: int = Field(foreign_key="user.id", primary_key=True)
+    deleted_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    handed_over: list[Any] = Field(default_factory=list,
+                                   sa_column=Column(JSON, nullable=False, server_default="[]"))

@@ -41,6 +41,14 @@ def _names(session: Session, ids: set[int]) -> dict[int, str]:
     return {row.id: display_names.shown(row) for row in rows}
 
 
+def _left(game: Game, seat: str) -> str | None:
+    """A seat of a started game nobody holds (neither a player nor a bot): its player deleted
+    their account (services/account_deletion.py)."""
+    if game.status == "open" or seat in (game.bots or {}):
+        return None
+    return display_names.DELETED
+
+
 def game_body(session: Session, game: Game, user: User | None, *, view: bool = True) -> dict:
     """The game as the caller may see it (``view``: with the engine's view for their seat);
     to be dumped with GameSchema / GameSummarySchema, which send nothing else."""
@@ -53,7 +61,8 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
         "status": game.status, "step": game.step, "public": game.public,
         "creator": names.get(game.created_by), "created_at": game.created_at,
         "finished_at": game.finished_at,
-        "seats": [{"seat": r.seat, "player": names.get(r.user_id) if r.user_id else None,
+        "seats": [{"seat": r.seat, "player": names.get(r.user_id) if r.user_id else
+                   _left(game, r.seat),
                    "joined": r.user_id is not None or r.seat in (game.bots or {}),
                    "invited": r.invite_email is not None, "bot": (game.bots or {}).get(r.seat)}
                   for r in rows],

@@ -55,6 +55,15 @@ TYPES: dict[str, tuple[int, str, str]] = {
                                "would do."),
     "invalid-options": (422, "Invalid game, options or seat",
                         "The game type, options or seats asked for are not ones the game has."),
+    "invalid-notes": (422, "Notes not saved",
+                      "The notes are too long or not plain text; detail says why. Nothing "
+                      "was changed."),
+    "account-in-use": (409, "Account holds seats",
+                       "The account holds seats in unfinished games; seats lists them. Finish "
+                       "or resign them, or ask again with hand_over=true."),
+    "confirmation-required": (422, "Confirmation required",
+                              "Deleting the account needs confirm: the account's address, "
+                              "typed again."),
     "idempotency-key-reused": (422, "Idempotency-Key reused",
                                "This Idempotency-Key was used for a different request; use a "
                                "new key for every new request."),

@@ -26,6 +26,8 @@ MAX_LENGTH = 40
 MAX_MARKS = 3  # on one letter: Vietnamese stacks two; more draws over the lines around
 PUNCTUATION = ".-'’_・"  # ・ (U+30FB) parts a name written in katakana: ジョン・スミス
 NEUTRAL = N_("Player %(n)s")
+# The name of an account erased at its owner's request (services/account_deletion.py).
+DELETED = N_("a deleted player")
 
 
 class NameRefused(ValueError):
@@ -101,4 +103,6 @@ def chosen(user) -> str | None:
 def shown(user, translate: Callable[[str], str] = str) -> str:
     """The name others see of ``user``: the name they chose, else "Player <id>" (the words
     in ``translate``'s language), never their address."""
+    if (getattr(user, "email", "") or "").endswith("@deleted.invalid"):
+        return translate(DELETED)
     return chosen(user) or translate(NEUTRAL) % {"n": user.id}

@@ -18,6 +18,10 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(board.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(standing_orders.bp)
+    from server.web import calendar, notes, your_data
+    app.register_blueprint(notes.bp)          # issue 27: private notes
+    app.register_blueprint(your_data.bp)      # issue 27: your data, deleting the account
+    app.register_blueprint(calendar.bp)       # issue 27: the calendar feed
 
     app.register_blueprint(decide.bp)
     app.register_blueprint(mailbox.bp)

@@ -32,6 +32,7 @@ from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
 from server.web.standing_section import section as standing_section
+from server.web.notes_section import section as notes_section
 from server.web.words import _, locale
 
 bp = Blueprint("board", __name__)
@@ -213,6 +214,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         refusal=refusal,
         outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc),
         standing_orders=standing_section(session, game, seat),
+        notes=notes_section(session, game, seat),
         **shown.page(view, seat, loc))
 
 
@@ -296,8 +298,10 @@ def _players(session, game: Game, seat: str | None, names: dict) -> list[dict]:
             continue
         bot = (game.bots or {}).get(row.seat)
         user = session.get(User, row.user_id) if row.user_id is not None else None
+        # a started game's seat nobody holds: its player deleted their account
+        left = _(display_names.DELETED) if not bot and game.status != "open" else None
         out.append({"seat": row.seat, "seat_name": names.get(row.seat, row.seat), "bot": bot,
-                    "name": display_names.shown(user, _) if user else None})
+                    "name": display_names.shown(user, _) if user else left})
     return out
 
 

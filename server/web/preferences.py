@@ -29,7 +29,7 @@ from server.i18n import times
 from server.mail import kinds
 from server.models import User, utcnow
 from server.parsing import whole
-from server.services import links, time_zones
+from server.services import calendar_feed, links, time_zones
 from server.services import preferences as prefs
 from server.web.accounts import check_form
 from server.web.pages import page, reader
@@ -243,4 +243,9 @@ def _page(session, user: User, power: str, *, notice: str | None = None,
                            for h in current.webhooks] if everything else None),
                 max_webhooks=prefs.MAX_WEBHOOKS, action_url=request.path,
                 sign_in_url=_sign_in_url(), notice=notice, refusal=refusal,
-                typed=request.form if request.method == "POST" else {})
+                typed=request.form if request.method == "POST" else {},
+                # issue 27: the calendar feed's address, for the signed-in reader only
+                calendar_url=calendar_feed.url(session, user.id,
+                                               current_app.config["SECRET_KEY"],
+                                               current_app.config["BASE_URL"])
+                if everything else None)

@@ -25,6 +25,7 @@ from server.i18n import game_text
 from server.models import Game, User
 from server.services import display_names, games, lobby
 from server.web.board import _result, _seat_and_game
+from server.web.notes_section import replay_notes
 from server.web.pages import page
 from server.web.seats import names as seat_names
 from server.web.words import _, locale
@@ -111,6 +112,7 @@ def show_replay(game_id: int):
         shown = presenter(game.game_type)
         return page("replay.html", 400 if refusal else 200, loc, game=game, refusal=refusal,
                     part=shown.part, **shown.public_board(position.view, loc),
+                    your_notes=replay_notes(session, game),
                     **_replay_context(game.game_type, position, loc))
 
 

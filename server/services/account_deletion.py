@@ -1,0 +1,131 @@
+"""Deleting an account at its owner's request, confirmed by typing its address again.
+
+Refused (``AccountInUse``, listing them) while the account holds seats in unfinished games,
+unless its owner asks explicitly to hand them over (``hand_over``). Then each seat is left to
+the rules of its game's deadline, the simplest faithful way: the seat is released (nobody holds
+it), and a seat nobody holds is always "reached" (server/services/reach.py), so at each of its
+deadlines the deadline sweep plays its filed default order, else the safe default, or forfeits
+it when the game was created so (server/services/deadlines.py). A game with no deadline
+(``decision_hours`` 0) would wait for that seat for ever: there the seat resigns. A seat of an
+open game is freed for somebody else.
+
+Erased, in one transaction: the address (replaced by ``deleted-<id>@deleted.invalid``, which
+no mail reaches), the display name, language and time zone, the address's proof, API tokens,
+webhooks (and their queued posts), notes, the calendar feed's key, followed games, idempotency
+records, digests, every browser session (the session epoch moves on), and the address where
+other rows keep it (sent mails' recipient, invitations). Kept: the User row's id, nameless, so
+that other players' games keep their seats, orders and logs, shown as "a deleted player"
+(display_names.shown); the AccountDeletion row (when, and which seats were handed over).
+Other services erase their own data by ``register_eraser`` (the chat's messages, say)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from sqlalchemy import delete, update
+from sqlmodel import Session, select
+
+from server.models import (AccountDeletion, ApiToken, CalendarFeed, Digest, Game,
+                           IdempotencyKey, MailSent, Seat, SeatNote, Spectator, User, Webhook,
+                           WebhookSent, utcnow)
+from server.services import lobby, users
+
+DELETED_DOMAIN = "deleted.invalid"
+
+Eraser = Callable[[Session, User], None]
+ERASERS: list[Eraser] = []
+
+
+def register_eraser(erase: Eraser) -> Eraser:
+    """Also run ``erase(session, user)`` in every deletion's transaction."""
+    ERASERS.append(erase)
+    return erase
+
+
+class AccountInUse(Exception):
+    """The account holds seats in unfinished games: ``seats`` (see ``unfinished_seats``)."""
+
+    def __init__(self, seats: list[dict]):
+        super().__init__(f"{len(seats)} seats in unfinished games")
+        self.seats = seats
+
+
+class NotConfirmed(ValueError):
+    """The confirmation typed is not the account's address."""
+
+
+def is_deleted(user) -> bool:
+    """Whether ``user`` (a User or a row with its email) is a deleted account."""
+    return (getattr(user, "email", "") or "").endswith("@" + DELETED_DOMAIN)
+
+
+def unfinished_seats(session: Session, user_id: int) -> list[dict]:
+    """[{game_id, game_type, seat, status}] of the seats the user holds in open or active
+    games, by game."""
+    rows = session.exec(select(Seat, Game).join(Game, Game.id == Seat.game_id)
+                        .where(Seat.user_id == user_id, Game.status != "finished")
+                        .order_by(Game.id)).all()
+    return [{"game_id": game.id, "game_type": game.game_type, "seat": seat.seat,
+             "status": game.status} for seat, game in rows]
+
+
+def confirmed(user: User, typed: str) -> bool:
+    return users.normalize_email(typed or "") == users.normalize_email(user.email)
+
+
+def delete_account(session: Session, user_id: int, typed: str, *,
+                   hand_over: bool = False) -> list[dict]:
+    """Erase the account (see the module's doc) and commit; return the seats handed over.
+    NotConfirmed or AccountInUse change nothing."""
+    user = session.get(User, user_id)
+    if user is None or is_deleted(user):
+        raise NotConfirmed("no such account")
+    if not confirmed(user, typed):
+        raise NotConfirmed("the confirmation is not the account's address")
+    seats = unfinished_seats(session, user_id)
+    if seats and not hand_over:
+        raise AccountInUse(seats)
+    to_resign = []
+    for held in seats:
+        game = session.get(Game, held["game_id"])
+        if game.status == "active" and not game.decision_hours:
+            to_resign.append(held)   # no deadline to play it by: it resigns, below
+        session.execute(update(Seat).where(Seat.game_id == held["game_id"],
+                                           Seat.seat == held["seat"],
+                                           Seat.user_id == user_id)
+                        .values(user_id=None, invite_email=None, joined_at=None)
+                        if game.status == "open" else
+                        update(Seat).where(Seat.game_id == held["game_id"],
+                                           Seat.seat == held["seat"],
+                                           Seat.user_id == user_id)
+                        .values(user_id=None, invite_email=None))
+    _erase(session, user)
+    session.add(AccountDeletion(user_id=user_id, deleted_at=utcnow(),
+                                handed_over=[[s["game_id"], s["seat"]] for s in seats]))
+    session.commit()
+    for held in to_resign:
+        try:
+            lobby.resign(session, held["game_id"], held["seat"])
+        except lobby.LobbyError:
+            pass   # the game ended meanwhile
+    return seats
+
+
+def _erase(session: Session, user: User) -> None:
+    address = user.email
+    tombstone = f"deleted-{user.id}@{DELETED_DOMAIN}"
+    hooks = select(Webhook.id).where(Webhook.user_id == user.id)
+    session.execute(delete(WebhookSent).where(WebhookSent.webhook_id.in_(hooks)))
+    for model in (Webhook, ApiToken, SeatNote, CalendarFeed, Spectator, IdempotencyKey, Digest):
+        session.execute(delete(model).where(model.user_id == user.id))
+    session.execute(update(MailSent).where(MailSent.address == address)
+                    .values(address=tombstone))
+    session.execute(update(Seat).where(Seat.invite_email == address).values(invite_email=None))
+    for erase in ERASERS:
+        erase(session, user)
+    user.email, user.display_name = tombstone, ""
+    user.locale, user.time_zone, user.mail_mode, user.muted_kinds = "en", "UTC", "none", []
+    user.email_verified_at = None
+    user.session_epoch = (user.session_epoch or 0) + 1   # every browser session ends
+    session.add(user)
+    session.flush()
