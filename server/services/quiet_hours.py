@@ -80,14 +80,15 @@ def of_user(session: Session, user_id: int) -> QuietHours | None:
 def set_hours(session: Session, user_id: int, start: str | None, end: str | None) -> None:
     """Set the user's quiet hours ("HH:MM" each), or turn them off (both empty); raise
     BadQuietHours (nothing changed)."""
-    row = session.get(QuietHours, user_id)
     if not (start or "").strip() and not (end or "").strip():
+        row = session.get(QuietHours, user_id)
         if row is not None:
             session.delete(row)
         return
     begin, finish = parse(start), parse(end)
     if begin == finish:
         raise BadQuietHours(start)
+    row = session.get(QuietHours, user_id)
     if row is None:
         row = QuietHours(user_id=user_id, start="", end="")
     row.start, row.end = begin.strftime("%H:%M"), finish.strftime("%H:%M")
