@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from flask import current_app
 from flask_smorest import Blueprint
@@ -29,7 +29,8 @@ def _refused(exc) -> Problem:
 # --- vacations --------------------------------------------------------------------------------
 def _vacation(row, zone: str, now) -> dict:
     ends = aware(row.ends_at)
-    return {"id": row.id, "first_day": row.first_day, "starts_at": aware(row.starts_at),
+    return {"id": row.id, "first_day": date.fromisoformat(row.first_day),
+            "starts_at": aware(row.starts_at),
             "ends_at": ends, "days": row.days,
             "last_day": times.local_date(ends - timedelta(seconds=1), zone),
             "ongoing": aware(row.starts_at) <= now}
