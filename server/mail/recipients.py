@@ -25,8 +25,10 @@ from sqlmodel import Session, select
 
 from server import i18n
 from server.mail import contexts, kinds, reply_address
-from server.models import AutoOrder, Game, OutboxMessage, Seat, User, Webhook, utcnow
-from server.services import display_names, games, links, reach, sign_in, standing, users
+from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
+                           Webhook, utcnow)
+from server.services import (display_names, games, links, reach, schedule_links, sign_in,
+                             standing, users)
 
 
 @dataclass(frozen=True)
@@ -559,6 +561,44 @@ def _unsubscribed(session, payload, settings) -> list[Envelope]:
                      None, None, user.id)]
 
 
+def _schedule(session, payload, settings) -> list[Envelope]:
+    """A pause or an extension asked (to the other players, each with signed answer links,
+    while it still waits for an answer), or agreed, refused, expired or ended (to every
+    player): services/pauses.py, services/extensions.py."""
+    game = session.get(Game, payload["game_id"])
+    if game is None:
+        return []
+    kind, event, by = ("pause" if "pause_id" in payload else "extension"), \
+        payload["event"], payload["by"]
+    row = session.get(GamePause, payload["pause_id"]) if kind == "pause" else \
+        session.get(Extension, payload["extension_id"])
+    if row is None or (event == "asked" and row.status != "asked"):
+        return []
+    seated = _seated(session, game.id)
+    by_user = next((u for s, u in seated if s.seat == by), None)
+    found = []
+    for seat, user in seated:
+        if event == "asked" and (seat.seat == by or seat.seat in getattr(row, "agreed", ())):
+            continue
+        if not _reaches(session, user, kind):
+            continue
+        urls = {}
+        if event == "asked":
+            urls = {key: schedule_links.url(settings.base_url, game.id, schedule_links.make(
+                settings.secret, schedule_links.Answer(kind, game.id, row.id, seat.seat,
+                                                       user.id, agree)))
+                    for key, agree in (("agree_url", True), ("refuse_url", False))}
+        context = contexts.schedule(
+            game.id, seat.seat, _name(user), user.locale, settings.links,
+            game_type=game.game_type, kind=kind, event=event, by_seat=by,
+            by_name=_name(by_user, user.locale) if by_user else "",
+            deadline_at=game.deadline_at if game.status == "active" else None,
+            hours=getattr(row, "hours", 0), time_zone=user.time_zone, **urls)
+        found.append(Envelope(seat.seat, user.email, user.locale, kind, context, game.id,
+                              seat.seat, user.id))
+    return found
+
+
 # The kinds whose builder is told its row's id (``outbox_id``): the step's resolution looks
 # for decision mails written after it.
 _BY_ROW = ("step_resolved",)
@@ -569,6 +609,7 @@ _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "reminder": _reminder, "deadline_passed": _deadline_passed,
              "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in,
              "webhook_disabled": _webhook_disabled, "not_reached": _not_reached,
+             "pause": _schedule, "extension": _schedule,
              "unsubscribed": _unsubscribed}
 
 
