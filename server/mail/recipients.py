@@ -24,11 +24,12 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from server import i18n
+from server.games import presenter
 from server.mail import contexts, kinds, reply_address
 from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
                            Webhook, utcnow)
 from server.services import (display_names, games, links, reach, schedule_links, sign_in,
-                             standing, users)
+                             standing, users, vacations)
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,33 @@ def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> l
     payload = {**row.payload, "outbox_id": row.id} if row.kind in _BY_ROW else row.payload
     found = [_with_settings_link(e, settings, row.id)
              for e in (build(session, payload, settings) if build else [])]
+    found = _with_away(session, found)
     return [e if e.user_id is None or _wants(session.get(User, e.user_id), e.kind)
             else replace(e, mail=False) for e in found]
+
+
+def _with_away(session: Session, found: list[Envelope]) -> list[Envelope]:
+    """Issue 27: each mail about a game tells its reader which other players of it are on
+    vacation, and until when (in the reader's zone): ``away`` in the context."""
+    game_ids = {e.game_id for e in found if e.game_id is not None and e.seat}
+    if not game_ids:
+        return found
+    now = utcnow()
+    away = {g: vacations.away(session, g, now) for g in game_ids}
+    if not any(away.values()):
+        return found
+    out = []
+    for e in found:
+        others = [(s, u) for s, u in away.get(e.game_id, ()) if s != e.seat]
+        if others and e.user_id is not None:
+            user = session.get(User, e.user_id)
+            names = presenter(session.get(Game, e.game_id).game_type).seat_names(
+                e.locale)
+            e = replace(e, context={**e.context, "away": [
+                {"seat": names.get(s, s), "until": contexts.when(u, e.locale, user.time_zone)}
+                for s, u in others]})
+        out.append(e)
+    return out
 
 
 def _with_settings_link(envelope: Envelope, settings: MailSettings, mail: int) -> Envelope:

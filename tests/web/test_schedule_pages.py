@@ -102,7 +102,8 @@ def test_an_extension_refused_on_the_page_keeps_the_deadline(app, jack, dick, sm
     assert 'value="extension"' not in page
 
 
-def test_a_pause_on_the_game_page_and_a_vacation_shown_to_the_opponent(app, jack, dick):
+def test_a_pause_on_the_game_page_and_a_vacation_shown_to_the_opponent(app, jack, dick,
+                                                                       smtp_catcher):
     gid = new_game(jack, dick)
     jack.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "pause"})
     page = dick.get(f"/games/{gid}").get_data(as_text=True)
@@ -121,6 +122,12 @@ def test_a_pause_on_the_game_page_and_a_vacation_shown_to_the_opponent(app, jack
     page = jack.get(f"/games/{gid}").get_data(as_text=True)
     assert "is on vacation until" in page
     assert "is on vacation until" not in dick.get(f"/games/{gid}").get_data(as_text=True)
+    # ... and in their next mail about the game.
+    dick.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "pause"})
+    mail = smtp_catcher.to(jack.email)[-1]
+    assert "asks to pause this game" in mail.get_body(("plain",)).get_content()
+    assert "is on vacation until" in mail.get_body(("plain",)).get_content()
+    assert "is on vacation until" in mail.get_body(("html",)).get_content()
 
 
 def test_the_settings_page_sets_quiet_hours_and_books_a_vacation(app, jack):
