@@ -125,3 +125,23 @@ def test_pause_and_extension_through_the_api(client, players, store):
                      ("extension", "asked"), ("extension", "granted")]
     stranger = client.signup("eve@example.org", "Eve")
     assert client.get(f"/games/{gid}/schedule", stranger).status_code in (403, 404)
+
+
+def test_the_schedule_shows_every_player_the_same_and_no_hidden_information(client, players,
+                                                                            store):
+    """What the schedule says is public to the game's players (the same to each seat) and
+    carries nothing of a seat's view: no hand, no sealed order."""
+    ann, bob = players["kennedy"], players["nixon"]
+    gid = client.two_player_game(store, ann, bob, seed="schedule-leak")
+    owing = store.state(gid).active()[0]
+    asker = ann if owing == "kennedy" else bob
+    client.post(f"/games/{gid}/extension", asker)
+    client.post(f"/games/{gid}/pause", asker)
+    seen = [client.get(f"/games/{gid}/schedule", p).get_json() for p in (ann, bob)]
+    assert seen[0] == seen[1]
+    state = store.state(gid)
+    hands = [str(card) for seat in ("kennedy", "nixon")
+             for card in state.view(seat).get("hand", [])]
+    text = repr(seen[0])
+    assert not any(f"'{card}'" in text for card in hands)
+    assert set(seen[0]) == {"deadline_at", "clock_stopped", "pause", "extensions", "away"}
