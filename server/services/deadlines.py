@@ -85,12 +85,12 @@ def ring(engine: Engine, game_id: int, now: datetime) -> str:
         held = clock.check(session, game, seats, now, pauses.expiry(session, game.id))
         if held is not None:
             return held
+        if extensions.expire(session, game, now):
+            session.commit()
         deadline = aware(game.deadline_at)
         quiet = quiet_hours.windows(session, game.id, seats)
         if deadline is not None and now < deadline:
             return _remind(session, game, seats, deadline, now, quiet)
-        if extensions.expire(session, game, now):
-            session.commit()
         rows = reach.seats(session, game.id, seats)
         unreached = [s for s in seats if not reach.reached(game, rows.get(s))]
         if unreached:

@@ -32,9 +32,17 @@ def of_game(session: Session, game_id: int) -> list[Extension]:
                              .order_by(Extension.id)).all())
 
 
-def pending(session: Session, game_id: int) -> Extension | None:
+def _asked(session: Session, game_id: int) -> Extension | None:
     return session.exec(select(Extension).where(Extension.game_id == game_id,
                                                 Extension.status == "asked")).first()
+
+
+def pending(session: Session, game_id: int) -> Extension | None:
+    """The ask waiting for an answer: of the decision the game is at (an ask of a decision
+    since answered waits no more; the sweep or the next answer marks it expired)."""
+    return session.exec(select(Extension).join(Game, Game.id == Extension.game_id)
+                        .where(Extension.game_id == game_id, Extension.status == "asked",
+                               Extension.step == Game.step, Game.status == "active")).first()
 
 
 def _tell(session: Session, game: Game, row: Extension, event: str, by: str) -> None:
@@ -55,6 +63,7 @@ def ask(session: Session, game_id: int, seat: str, now: datetime) -> Extension:
     if seat not in clock.owing_now(session, game):
         raise ExtensionError(N_("Only the player who owes the decision can ask for more "
                                 "time, and only while it is theirs."))
+    expire(session, game, now)  # another seat's ask of a decision since answered
     if session.exec(select(Extension.id).where(Extension.game_id == game_id,
                                                Extension.seat == seat)).first():
         raise ExtensionError(N_("You have used your one extension in this game."))
@@ -82,16 +91,16 @@ def answer(session: Session, game_id: int, seat: str, grant: bool, now: datetime
     game = session.get(Game, game_id)
     if game is None:
         raise ExtensionError(N_("There is no such game."), 404)
+    if expire(session, game, now):
+        session.commit()
+        raise ExtensionError(N_("The ask for more time has expired: the decision was "
+                                "answered or its deadline came."))
     row = pending(session, game_id)
     if row is None or (extension_id is not None and row.id != extension_id):
         raise ExtensionError(N_("No extension in this game is waiting for an answer."))
     if seat == row.seat or seat not in pauses.humans(session, game):
         raise ExtensionError(N_("Only the other players can answer an ask for more time."),
                              403)
-    if expire(session, game, now):
-        session.commit()
-        raise ExtensionError(N_("The ask for more time has expired: the decision was "
-                                "answered or its deadline came."))
     _decide(session, game, row, grant, seat, now)
     session.commit()
     return row
@@ -119,7 +128,7 @@ def _alarm(game: Game, deadline: datetime, now: datetime, quiet) -> datetime:
 def expire(session: Session, game: Game, now: datetime) -> bool:
     """Mark the game's unanswered ask expired when its decision was answered or its deadline
     has come, and tell the players (no commit). Whether it did."""
-    row = pending(session, game.id)
+    row = _asked(session, game.id)
     if row is None:
         return False
     if row.step == game.step and game.status == "active" and (

@@ -197,3 +197,25 @@ def test_a_pause_refused_or_expired_is_said(db_engine):
         ["asked", "refused", "asked", "expired"]
     assert aware(_fresh(db_engine, gid).alarm_at) == start + 48 * HOUR
     assert _kinds(db_engine, gid, "reminder") == []
+
+
+def test_an_extension_unanswered_expires_at_the_deadline(db_engine):
+    from server.models import Extension
+    from server.services import extensions
+    gid = _game(db_engine, decision_hours=24, reminder_hours=[])
+    game = _fresh(db_engine, gid)
+    start, deadline = aware(game.clock_started_at), aware(game.deadline_at)
+    seat, _user = _owing_user(db_engine, gid)
+    other = "nixon" if seat == "kennedy" else "kennedy"
+    with Session(db_engine) as session:
+        extensions.ask(session, gid, seat, start + HOUR)
+        with pytest.raises(extensions.ExtensionError, match="one extension"):
+            extensions.ask(session, gid, seat, start + HOUR)
+    assert deadlines.ring(db_engine, gid, deadline) in ("defaulted", "waiting")
+    with Session(db_engine) as session:
+        assert session.exec(select(Extension.status)).one() == "expired"
+        with pytest.raises(extensions.ExtensionError, match="No extension"):
+            extensions.answer(session, gid, other, True, deadline + HOUR)
+    assert [p["event"] for p in _kinds(db_engine, gid, "extension")] == ["asked", "expired"]
+    assert aware(_fresh(db_engine, gid).deadline_at) in (deadline, None) or \
+        _fresh(db_engine, gid).step > game.step
