@@ -13,7 +13,7 @@ from server.api import schedule_schemas as schemas
 from server.api.problems import Problem
 from server.i18n import times
 from server.models import User, aware, utcnow
-from server.services import clock, extensions, pauses, quiet_hours, vacations
+from server.services import extensions, pauses, quiet_hours, vacations
 
 blp = Blueprint("schedule", __name__, url_prefix="/api/v1",
                 description="Vacations, quiet hours, pauses and extensions: when the clocks "

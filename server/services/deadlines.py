@@ -29,6 +29,13 @@ after the last of their first reaches, if that is later than the deadline as it 
 gets no more time: the mails did their work. A bot's seat, or one nobody holds, is always
 reached.
 
+Issue 27: before it reminds or acts on a deadline, a ring expires a pause ask past its day
+(services/pauses.py) and asks the decision's clock (services/clock.py): while the game is paused
+or a player owing the decision is on vacation nothing fires ("stopped"); once no stop is in
+force, a deadline that had stopped time is moved by it ("moved"). An extension still asked when
+the deadline comes expires (services/extensions.py). Reminders and moved deadlines keep out of
+the owing players' quiet hours (services/quiet_hours.py).
+
 Every ring is idempotent: it acts only while the game is at the step it read (compare-and-set)
 and the alarm is still due.
 """
@@ -42,8 +49,9 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from server.models import AutoOrder, Game, Order, OutboxMessage, Seat, aware, utcnow
-from server.services import clock, extensions, games, lobby, pauses, quiet_hours, reach, standing
+from server.models import AutoOrder, Game, OutboxMessage, Seat, aware, utcnow
+from server.services import (clock, extensions, games, lobby, pauses, quiet_hours, reach,
+                             standing)
 from server.services.games import StaleStep
 
 # A deadline's default goes on through what the seat started, but a new play is a new decision.
@@ -63,6 +71,7 @@ owing = clock.owing  # the seats asked something now that have not answered (sea
 
 def ring(engine: Engine, game_id: int, now: datetime) -> str:
     """Do what the game's alarm calls for at ``now``: "reminded", "defaulted", "forfeited",
+    "stopped" / "moved" (the clock, issue 27),
     "waiting" (a seat owing an order is not reached: the deadline waits), "extended" (the
     deadline, after a wait, is later now), "idle" (nobody owes an order: the step's resolution
     is under way) or "none" (not due)."""

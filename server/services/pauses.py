@@ -128,7 +128,8 @@ def resume(session: Session, game_id: int, seat: str, now: datetime) -> GamePaus
     pause.status, pause.resumed_at = "resumed", now
     session.add(pause)
     session.flush()
-    if not clock.catch_up(session, game, clock.owing_now(session, game), now) and game.deadline_at is not None:
+    moved = clock.catch_up(session, game, clock.owing_now(session, game), now)
+    if not moved and game.deadline_at is not None:
         session.execute(update(Game).where(Game.id == game.id).values(alarm_at=now))
     _tell(session, game, pause, "resumed", seat)
     session.commit()

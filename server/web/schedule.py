@@ -1,7 +1,8 @@
 """Pages of issue 27, items 4 and 5: the settings page of vacations and quiet hours
 (/me/schedule), the buttons of the game page's section of pauses and extensions (posted to
-/games/<id>/schedule; the section itself: server/web/schedule_section.py), and the page a signed answer link in a "pause" or "extension" mail opens
-(/games/<id>/answer/<token>: GET shows the question and a button, only POST answers)."""
+/games/<id>/schedule; the section itself: server/web/schedule_section.py), and the page a
+signed answer link in a "pause" or "extension" mail opens (/games/<id>/answer/<token>: GET
+shows the question and a button, only POST answers)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def act(game_id: int):
     if signed_in is None:
         return redirect(f"/sign-in?next=/games/{game_id}", 303)
     refused = check_form()
-    do = ACTIONS.get(request.form.get("action", ""))
+    do = ACTIONS.get(request.form.get("schedule", ""))
     if refused or do is None:
         return show_with_refusal(game_id, refused or _("Choose one of the page's buttons."),
                                  400)

@@ -47,7 +47,7 @@ def test_quiet_hours_and_a_vacation_on_a_phone(tmp_path, api_db_url, smtp_catche
             assert "27 of your 30 days" in page.locator("#allowance").inner_text() or \
                 first.year != date.today().year
             found += problems(page, Axe(), "schedule settings, booked [phone]")
-            taps = page.evaluate("""() => [...document.querySelectorAll('main button, body button')]
+            taps = page.evaluate("""() => [...document.querySelectorAll('body button')]
                 .filter(b => b.getBoundingClientRect().height > 0)
                 .map(b => b.getBoundingClientRect().height)""")
             screenshot(page, "schedule-settings-390")

@@ -44,7 +44,7 @@ def test_an_extension_asked_on_the_page_and_granted_by_the_mail_s_link(app, jack
     page = asker.get(f"/games/{gid}").get_data(as_text=True)
     assert 'value="extension"' in page and 'id="schedule"' in page
     answer = asker.post_form(f"/games/{gid}", f"/games/{gid}/schedule",
-                             {"action": "extension"})
+                             {"schedule": "extension"})
     assert answer.status_code == 303
     mail = smtp_catcher.wait_for_to(other.email, 1)
     mail = [m for m in smtp_catcher.to(other.email) if "more time" in
@@ -79,7 +79,7 @@ def test_an_extension_asked_on_the_page_and_granted_by_the_mail_s_link(app, jack
                if "was granted: 72 more hours" in m.get_body(("plain",)).get_content()]
     assert len(granted) == 1
     # Once a game.
-    again = asker.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "extension"})
+    again = asker.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "extension"})
     assert again.status_code == 409 and "one extension" in again.get_data(as_text=True)
 
 
@@ -87,9 +87,9 @@ def test_an_extension_refused_on_the_page_keeps_the_deadline(app, jack, dick, sm
     gid = new_game(jack, dick)
     asker, other = _who_owes(app, gid, jack, dick)
     before = _deadline(app, gid)
-    asker.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "extension"})
+    asker.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "extension"})
     refused = other.post_form(f"/games/{gid}", f"/games/{gid}/schedule",
-                              {"action": "extension_refuse"})
+                              {"schedule": "extension_refuse"})
     assert refused.status_code == 303
     assert _deadline(app, gid) == before
     with Session(db_engine(app)) as session:
@@ -105,13 +105,13 @@ def test_an_extension_refused_on_the_page_keeps_the_deadline(app, jack, dick, sm
 def test_a_pause_on_the_game_page_and_a_vacation_shown_to_the_opponent(app, jack, dick,
                                                                        smtp_catcher):
     gid = new_game(jack, dick)
-    jack.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "pause"})
+    jack.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "pause"})
     page = dick.get(f"/games/{gid}").get_data(as_text=True)
     assert "asked to pause the game" in page and 'value="pause_agree"' in page
-    dick.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "pause_agree"})
+    dick.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "pause_agree"})
     page = jack.get(f"/games/{gid}").get_data(as_text=True)
     assert "The game is paused" in page and 'value="resume"' in page
-    jack.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "resume"})
+    jack.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "resume"})
     assert "The game is paused" not in jack.get(f"/games/{gid}").get_data(as_text=True)
     # Dick's vacation, under way (booked in the past with the notice kept): Jack is told.
     with Session(db_engine(app)) as session:
@@ -123,7 +123,7 @@ def test_a_pause_on_the_game_page_and_a_vacation_shown_to_the_opponent(app, jack
     assert "is on vacation until" in page
     assert "is on vacation until" not in dick.get(f"/games/{gid}").get_data(as_text=True)
     # ... and in their next mail about the game.
-    dick.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"action": "pause"})
+    dick.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "pause"})
     mail = smtp_catcher.to(jack.email)[-1]
     assert "asks to pause this game" in mail.get_body(("plain",)).get_content()
     assert "is on vacation until" in mail.get_body(("plain",)).get_content()
