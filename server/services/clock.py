@@ -101,8 +101,9 @@ def check(session: Session, game: Game, seats: list[str], now: datetime,
     has no deadline), or None: the clock ran, the sweep goes on. ``wake``: a later moment the
     sweep must look at the game too (a pause ask's expiry). Commits what it changes."""
     deadline = aware(game.deadline_at)
-    if deadline is None:
-        return "none" if _save(session, game, {"alarm_at": None}) and _commit(session) else "none"
+    if deadline is None:  # no time limit (an alarm was set for a pause ask's expiry)
+        _save(session, game, {"alarm_at": None}) and _commit(session)
+        return "none"
     intervals = stops(session, game, seats)
     current = in_force(intervals, now)
     if current:
