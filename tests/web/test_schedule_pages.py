@@ -152,3 +152,24 @@ def test_the_settings_page_sets_quiet_hours_and_books_a_vacation(app, jack):
         "last_day": (first + timedelta(days=2)).isoformat()})
     assert booked.status_code == 200, booked.get_data(as_text=True)[:2000]
     assert f"{first.isoformat()} to" in booked.get_data(as_text=True)
+
+
+def test_a_pause_agreed_by_the_mail_s_link_which_is_good_for_nothing_else(app, jack, dick,
+                                                                         smtp_catcher):
+    gid = new_game(jack, dick)
+    jack.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "pause"})
+    mail = [m for m in smtp_catcher.to(dick.email)
+            if "asks to pause this game" in m.get_body(("plain",)).get_content()][-1]
+    agree, _refuse = ANSWER.findall(mail.get_body(("plain",)).get_content())[:2]
+    token = agree.rsplit("/", 1)[1]
+    # Its signature is for answers only: as a decision link it is refused, changing nothing.
+    assert dick.get(f"/games/{gid}/decide/{token}").status_code == 400
+    # Another player's browser may open it, but it answers for Dick's seat only, once.
+    shown = jack.get(path_of(agree))
+    assert "Pause the game?" in shown.get_data(as_text=True)
+    done = dick.client.post(path_of(agree), data={"csrf_token": csrf(dick.get(
+        path_of(agree)).data)})
+    assert "agreement is recorded" in done.get_data(as_text=True)
+    assert "The game is paused" in jack.get(f"/games/{gid}").get_data(as_text=True)
+    assert any("the game is paused" in m.get_body(("plain",)).get_content()
+               for m in smtp_catcher.to(jack.email))
