@@ -20,7 +20,9 @@ from server.services.games import create_game
 TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logentry", "order", "outboxmessage",
           "idempotencykey", "mailsent",
           "usedlink", "inboundmail", "standingorder", "autoorder", "webhook", "webhooksent",
-          "digest", "usedsignin"}
+          "digest", "usedsignin",
+          # issue 27, items 4 and 5 (server/migrations/versions/0016_schedule.py)
+          "quiethours", "vacation", "gamepause", "extension"}
 
 
 def test_migration_creates_every_table(db_engine):
