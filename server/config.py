@@ -130,6 +130,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),
         # POST /api/v1/users lets anybody sign up (true/false); false: operators make accounts.
         "OPEN_SIGNUP": _get(env, "OPEN_SIGNUP", "true").strip().lower() in ("1", "true", "yes"),
+        # Vacations (server/services/vacations.py): whole days a calendar year, and how long
+        # before its first day a vacation must be booked.
+        "VACATION_DAYS_PER_YEAR": int(_get(env, "VACATION_DAYS_PER_YEAR", "30")),
+        "VACATION_NOTICE_HOURS": float(_get(env, "VACATION_NOTICE_HOURS", "24")),
         # An Idempotency-Key request still being processed: a repeat waits this long (seconds)
         # for the first one's answer, then gets 409 "retry".
         "IDEMPOTENCY_WAIT_SECONDS": float(_get(env, "IDEMPOTENCY_WAIT_SECONDS", "10")),

@@ -95,6 +95,10 @@ class Game(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     finished_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    # Issue 27 (services/clock.py): when the current decision's clock started, and when the
+    # sweep found it stopped (a pause, or an owing player on vacation); None while it runs.
+    clock_started_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    clock_stopped_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
 class Seat(SQLModel, table=True):
@@ -357,3 +361,67 @@ class AccountDeletion(SQLModel, table=True):
     deleted_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     handed_over: list[Any] = Field(default_factory=list,
                                    sa_column=Column(JSON, nullable=False, server_default="[]"))
+# --- Issue 27, items 4 and 5: vacations, pauses, extensions, quiet hours -------------------
+# (server/services/clock.py, vacations.py, pauses.py, extensions.py, quiet_hours.py; the two
+# clock columns are on Game, above.)
+
+
+class QuietHours(SQLModel, table=True):
+    """A user's quiet hours: local "HH:MM" times in the user's zone (``end`` earlier than
+    ``start``: they cross midnight). No row: off. A deadline or reminder of a decision the user
+    owes that would fall inside them moves to their end (services/quiet_hours.py)."""
+
+    user_id: int = Field(foreign_key="user.id", primary_key=True)
+    start: str = Field(max_length=5)
+    end: str = Field(max_length=5)
+
+
+class Vacation(SQLModel, table=True):
+    """A user's vacation: from 00:00 of its first day to 00:00 after its last, in the user's
+    zone when booked (``starts_at``, ``ends_at``, UTC). ``days``: the whole days it takes from
+    the year's allowance (fewer when ended early: ``ended_early_at``)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    starts_at: datetime = Field(sa_type=TZ, index=True)
+    ends_at: datetime = Field(sa_type=TZ, index=True)
+    days: int
+    first_day: str = Field(max_length=10)  # YYYY-MM-DD, local: the year it counts against
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    ended_early_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+
+
+class GamePause(SQLModel, table=True):
+    """A pause of one game asked by one seat: "asked" (``agreed``: the seats that agreed, the
+    asker first), then "paused" when every seated player agreed (``started_at``), "resumed"
+    (``resumed_at``), or "refused" (``answered_by``) or "expired" (the decision it was asked
+    at was answered, or a day passed)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    asked_by: str = Field(max_length=50)
+    step: int
+    status: str = Field(default="asked", max_length=20)
+    agreed: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    answered_by: Optional[str] = Field(default=None, max_length=50)
+    asked_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    started_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    resumed_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+
+
+class Extension(SQLModel, table=True):
+    """The one extension a seat may ask in a game (unique per game and seat): at ``step``, of
+    ``hours``; "asked", then "granted" or "refused" (``answered_by``), or "expired" (the
+    deadline came, or the decision was answered, unanswered)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_extension_game_seat"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str = Field(max_length=50)
+    step: int
+    hours: int
+    status: str = Field(default="asked", max_length=20)
+    answered_by: Optional[str] = Field(default=None, max_length=50)
+    asked_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    answered_at: Optional[datetime] = Field(default=None, sa_type=TZ)

@@ -408,3 +408,20 @@ def unsubscribed(player_name: str, change: str, kind: str | None, mail_mode: str
             "muted": [gettext(INFORMATIONAL[k], locale) for k in INFORMATIONAL if k in muted],
             "game_url": links.base_url, "settings_url": f"{links.base_url}/me/mail",
             "preferences_url": preferences_url or links.preferences()}
+
+
+# --- issue 27: pauses and extensions (server/services/pauses.py, extensions.py) -------------
+def schedule(game_id: int, seat: str, player_name: str, locale: str, links: Links,
+             preferences_url: str | None = None, *, game_type: str, kind: str, event: str,
+             by_seat: str, by_name: str, deadline_at: datetime | None, hours: int = 0,
+             agree_url: str | None = None, refuse_url: str | None = None,
+             time_zone: str = times.DEFAULT_ZONE) -> dict:
+    """A pause (``kind`` "pause") or an extension ("extension") asked, agreed, refused, expired
+    or ended (``event``), by the player of ``by_seat``; ``agree_url``/``refuse_url``: the
+    recipient's signed answer links when the ask waits for their answer."""
+    names = presenter(game_type).seat_names(locale)
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
+            "kind": kind, "event": event, "by_seat": names.get(by_seat, by_seat),
+            "by_name": by_name, "mine": by_seat == seat, "hours": hours,
+            "deadline": when(deadline_at, locale, time_zone) if deadline_at else "",
+            "agree_url": agree_url, "refuse_url": refuse_url}

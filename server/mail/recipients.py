@@ -24,9 +24,12 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from server import i18n
+from server.games import presenter
 from server.mail import contexts, kinds, reply_address
-from server.models import AutoOrder, Game, OutboxMessage, Seat, User, Webhook, utcnow
-from server.services import display_names, games, links, reach, sign_in, standing, users
+from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
+                           Webhook, utcnow)
+from server.services import (display_names, games, links, reach, schedule_links, sign_in,
+                             standing, users, vacations)
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,33 @@ def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> l
     payload = {**row.payload, "outbox_id": row.id} if row.kind in _BY_ROW else row.payload
     found = [_with_settings_link(e, settings, row.id)
              for e in (build(session, payload, settings) if build else [])]
+    found = _with_away(session, found)
     return [e if e.user_id is None or _wants(session.get(User, e.user_id), e.kind)
             else replace(e, mail=False) for e in found]
+
+
+def _with_away(session: Session, found: list[Envelope]) -> list[Envelope]:
+    """Issue 27: each mail about a game tells its reader which other players of it are on
+    vacation, and until when (in the reader's zone): ``away`` in the context."""
+    game_ids = {e.game_id for e in found if e.game_id is not None and e.seat}
+    if not game_ids:
+        return found
+    now = utcnow()
+    away = {g: vacations.away(session, g, now) for g in game_ids}
+    if not any(away.values()):
+        return found
+    out = []
+    for e in found:
+        others = [(s, u) for s, u in away.get(e.game_id, ()) if s != e.seat]
+        if others and e.user_id is not None:
+            user = session.get(User, e.user_id)
+            names = presenter(session.get(Game, e.game_id).game_type).seat_names(
+                e.locale)
+            e = replace(e, context={**e.context, "away": [
+                {"seat": names.get(s, s), "until": contexts.when(u, e.locale, user.time_zone)}
+                for s, u in others]})
+        out.append(e)
+    return out
 
 
 def _with_settings_link(envelope: Envelope, settings: MailSettings, mail: int) -> Envelope:
@@ -559,6 +587,44 @@ def _unsubscribed(session, payload, settings) -> list[Envelope]:
                      None, None, user.id)]
 
 
+def _schedule(session, payload, settings) -> list[Envelope]:
+    """A pause or an extension asked (to the other players, each with signed answer links,
+    while it still waits for an answer), or agreed, refused, expired or ended (to every
+    player): services/pauses.py, services/extensions.py."""
+    game = session.get(Game, payload["game_id"])
+    if game is None:
+        return []
+    kind, event, by = ("pause" if "pause_id" in payload else "extension"), \
+        payload["event"], payload["by"]
+    row = session.get(GamePause, payload["pause_id"]) if kind == "pause" else \
+        session.get(Extension, payload["extension_id"])
+    if row is None or (event == "asked" and row.status != "asked"):
+        return []
+    seated = _seated(session, game.id)
+    by_user = next((u for s, u in seated if s.seat == by), None)
+    found = []
+    for seat, user in seated:
+        if event == "asked" and (seat.seat == by or seat.seat in getattr(row, "agreed", ())):
+            continue
+        if not _reaches(session, user, kind):
+            continue
+        urls = {}
+        if event == "asked":
+            urls = {key: schedule_links.url(settings.base_url, game.id, schedule_links.make(
+                settings.secret, schedule_links.Answer(kind, game.id, row.id, seat.seat,
+                                                       user.id, agree)))
+                    for key, agree in (("agree_url", True), ("refuse_url", False))}
+        context = contexts.schedule(
+            game.id, seat.seat, _name(user), user.locale, settings.links,
+            game_type=game.game_type, kind=kind, event=event, by_seat=by,
+            by_name=_name(by_user, user.locale) if by_user else "",
+            deadline_at=game.deadline_at if game.status == "active" else None,
+            hours=getattr(row, "hours", 0), time_zone=user.time_zone, **urls)
+        found.append(Envelope(seat.seat, user.email, user.locale, kind, context, game.id,
+                              seat.seat, user.id))
+    return found
+
+
 # The kinds whose builder is told its row's id (``outbox_id``): the step's resolution looks
 # for decision mails written after it.
 _BY_ROW = ("step_resolved",)
@@ -569,6 +635,7 @@ _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "reminder": _reminder, "deadline_passed": _deadline_passed,
              "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in,
              "webhook_disabled": _webhook_disabled, "not_reached": _not_reached,
+             "pause": _schedule, "extension": _schedule,
              "unsubscribed": _unsubscribed}
 
 

@@ -33,11 +33,12 @@ from sqlmodel import Session, select
 
 from server import db
 from server.games import presenter
-from server.mail import reply_address, reply_settings
+from server.mail import reply_address, reply_settings, schedule_reply
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
 from server.services import outbox, play, standing, users
+from server.services.pauses import PauseError
 
 log = logging.getLogger("whistlestop.replies")
 
@@ -213,6 +214,10 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         _refusal(engine, inbound_id, message_id, answer,
                  play.Outcome("malformed", current, reason=exc.reason), seat)
         return "order"
+    # Issue 27: a reply of "pause", "pause yes", "extend no"... lines only asks for, answers
+    # or ends a pause or an extension (server/mail/schedule_reply.py).
+    if lines and all(schedule_reply.is_line(line) for line in lines):
+        return _schedule(engine, inbound_id, message_id, answer, seat, lines[0], current)
     # Standing orders may come in the same reply ("standing trigger helps_me"): filed with
     # the order, in its transaction, or alone.
     policy_lines = [line for line in lines if standing.is_reply_line(line)]
@@ -279,6 +284,25 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
                               plain("Nothing in the reply was done: its standing orders are not "
                                     "filed either."))
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
+    return "order"
+
+
+def _schedule(engine, inbound_id, message_id, answer: dict, seat: Seat, line: str,
+              current: int) -> str:
+    """Do the reply's pause or extension line; a refusal is answered with its reason."""
+    with Session(engine) as session:
+        try:
+            _mark(session, inbound_id, message_id, {"kind": "schedule", "line": line})
+            schedule_reply.apply(session, seat.game_id, seat.seat, line, utcnow())
+            return "order"
+        except AlreadyHandled:
+            session.rollback()
+            return "duplicate"
+        except PauseError as exc:
+            session.rollback()
+            reason = exc.message
+    _refusal(engine, inbound_id, message_id, answer,
+             play.Outcome("malformed", current, reason=plain(reason)), seat)
     return "order"
 
 

@@ -106,6 +106,8 @@ NEWS = {
     "deadline_passed": N_("A deadline passed in your game."),
     "step_resolved": N_("Everybody has chosen: the step is resolved."),
     "not_reached": N_("A deadline in your game waits: nothing has reached the player yet."),
+    "pause": N_("A pause of your game was asked, agreed, refused or ended."),
+    "extension": N_("More time for a decision was asked, granted or refused."),
 }
 NEWS_OTHER = N_("There is news in your game.")
 

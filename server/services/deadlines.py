@@ -29,6 +29,13 @@ after the last of their first reaches, if that is later than the deadline as it 
 gets no more time: the mails did their work. A bot's seat, or one nobody holds, is always
 reached.
 
+Issue 27: before it reminds or acts on a deadline, a ring expires a pause ask past its day
+(services/pauses.py) and asks the decision's clock (services/clock.py): while the game is paused
+or a player owing the decision is on vacation nothing fires ("stopped"); once no stop is in
+force, a deadline that had stopped time is moved by it ("moved"). An extension still asked when
+the deadline comes expires (services/extensions.py). Reminders and moved deadlines keep out of
+the owing players' quiet hours (services/quiet_hours.py).
+
 Every ring is idempotent: it acts only while the game is at the step it read (compare-and-set)
 and the alarm is still due.
 """
@@ -42,8 +49,9 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from server.models import AutoOrder, Game, Order, OutboxMessage, Seat, aware, utcnow
-from server.services import games, lobby, reach, standing
+from server.models import AutoOrder, Game, OutboxMessage, Seat, aware, utcnow
+from server.services import (clock, extensions, games, lobby, pauses, quiet_hours, reach,
+                             standing)
 from server.services.games import StaleStep
 
 # A deadline's default goes on through what the seat started, but a new play is a new decision.
@@ -58,19 +66,12 @@ def due(session: Session, now: datetime, limit: int = 500) -> list[int]:
                              .order_by(Game.alarm_at).limit(limit)).all())
 
 
-def owing(session: Session, game: Game, state) -> list[str]:
-    """The seats asked something now that have not answered (sealed) yet."""
-    active = [s for s in state.active() if s != game_engine.CHANCE]
-    if len(active) <= 1:
-        return active
-    sealed = set(session.exec(select(Order.seat).where(Order.game_id == game.id,
-                                                       Order.step == game.step,
-                                                       Order.status == "pending")).all())
-    return [s for s in active if s not in sealed]
+owing = clock.owing  # the seats asked something now that have not answered (sealed) yet
 
 
 def ring(engine: Engine, game_id: int, now: datetime) -> str:
     """Do what the game's alarm calls for at ``now``: "reminded", "defaulted", "forfeited",
+    "stopped" / "moved" (the clock, issue 27),
     "waiting" (a seat owing an order is not reached: the deadline waits), "extended" (the
     deadline, after a wait, is later now), "idle" (nobody owes an order: the step's resolution
     is under way) or "none" (not due)."""
@@ -87,15 +88,25 @@ def ring(engine: Engine, game_id: int, now: datetime) -> str:
             if _set_alarm(session, game, None, game.reminders_sent):
                 session.commit()
             return "idle"
+        # Issue 27: a pause ask past its time, a stopped clock, a deadline moved by it, an
+        # extension asked and unanswered at the deadline.
+        pauses.expire(session, game, now)
+        held = clock.check(session, game, seats, now, pauses.expiry(session, game.id))
+        if held is not None:
+            return held
+        if extensions.expire(session, game, now):
+            session.commit()
+        deadline = aware(game.deadline_at)
+        quiet = quiet_hours.windows(session, game.id, seats)
         if deadline is not None and now < deadline:
-            return _remind(session, game, seats, deadline, now)
+            return _remind(session, game, seats, deadline, now, quiet)
         rows = reach.seats(session, game.id, seats)
         unreached = [s for s in seats if not reach.reached(game, rows.get(s))]
         if unreached:
             return _wait(session, game, unreached, now)
         later = reach.after_wait(game, [r for r in rows.values() if r.waited_step == step])
         if later is not None and deadline is not None and now < later and deadline < later:
-            return _extend(session, game, later, now)
+            return _extend(session, game, quiet_hours.later(later, quiet), now, quiet)
         forfeit = game.on_deadline == "forfeit"
     if forfeit:
         return _forfeit(engine, game_id, step, seats)
@@ -132,15 +143,15 @@ def _wait(session: Session, game: Game, unreached: list[str], now: datetime) -> 
     return "waiting"
 
 
-def _extend(session: Session, game: Game, later: datetime, now: datetime) -> str:
+def _extend(session: Session, game: Game, later: datetime, now: datetime, quiet=()) -> str:
     """Every seat the deadline waited for is reached: the deadline is ``later`` (reminders
     whose time has passed are not sent)."""
-    times = games.reminder_times(game, later)
+    times = games.reminder_times(game, later, quiet)
     sent = sum(1 for t in times if t <= now)
     done = session.execute(update(Game).where(Game.id == game.id, Game.step == game.step,
                                               Game.reminders_sent == game.reminders_sent)
                            .values(deadline_at=later, reminders_sent=sent,
-                                   alarm_at=games.next_alarm(game, later, sent))
+                                   alarm_at=games.next_alarm(game, later, sent, quiet))
                            .execution_options(synchronize_session=False))
     if done.rowcount != 1:
         session.rollback()
@@ -150,11 +161,11 @@ def _extend(session: Session, game: Game, later: datetime, now: datetime) -> str
 
 
 def _remind(session: Session, game: Game, seats: list[str], deadline: datetime,
-            now: datetime) -> str:
+            now: datetime, quiet=()) -> str:
     """Send the reminder due (one, even if the sweeper was away through several)."""
-    times = games.reminder_times(game, deadline)
+    times = games.reminder_times(game, deadline, quiet)
     sent = max(game.reminders_sent + 1, sum(1 for t in times if t <= now))
-    if not _set_alarm(session, game, games.next_alarm(game, deadline, sent), sent):
+    if not _set_alarm(session, game, games.next_alarm(game, deadline, sent, quiet), sent):
         return "none"
     for seat in seats:
         session.add(OutboxMessage(kind="reminder", payload={

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import live, outbox, reach
+from server.services import live, outbox, quiet_hours, reach
 from server.services.standing import Standing
 
 
@@ -147,26 +147,31 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
                                                     "step": new_step})
 
 
-def deadline_values(game: Game, now: datetime) -> dict:
+def deadline_values(game: Game, now: datetime, quiet=()) -> dict:
     """The deadline of a decision asked ``now``, its first alarm (the first reminder, or the
-    deadline itself) and no reminders sent yet; no deadline when the game has no time limit."""
+    deadline itself) and no reminders sent yet; no deadline when the game has no time limit.
+    ``quiet``: the quiet hours of the seats asked (quiet_hours.Window): a deadline or reminder
+    inside them moves to their end. The decision's clock starts ``now`` (services/clock.py)."""
     if not game.decision_hours:
-        return {"deadline_at": None, "alarm_at": None, "reminders_sent": 0}
-    deadline = now + timedelta(hours=game.decision_hours)
-    return {"deadline_at": deadline, "alarm_at": next_alarm(game, deadline, 0),
-            "reminders_sent": 0}
+        return {"deadline_at": None, "alarm_at": None, "reminders_sent": 0,
+                "clock_started_at": now, "clock_stopped_at": None}
+    deadline = quiet_hours.later(now + timedelta(hours=game.decision_hours), quiet)
+    return {"deadline_at": deadline, "alarm_at": next_alarm(game, deadline, 0, quiet),
+            "reminders_sent": 0, "clock_started_at": now, "clock_stopped_at": None}
 
 
-def reminder_times(game: Game, deadline: datetime) -> list[datetime]:
-    """The moments of the game's reminders before ``deadline``, earliest first."""
+def reminder_times(game: Game, deadline: datetime, quiet=()) -> list[datetime]:
+    """The moments of the game's reminders before ``deadline``, earliest first (each moved out
+    of the ``quiet`` hours; never past the deadline)."""
     before = sorted({h for h in game.reminder_hours or [] if 0 < h < game.decision_hours},
                     reverse=True)
-    return [deadline - timedelta(hours=h) for h in before]
+    return [min(quiet_hours.later(deadline - timedelta(hours=h), quiet), deadline)
+            for h in before]
 
 
-def next_alarm(game: Game, deadline: datetime, sent: int) -> datetime:
+def next_alarm(game: Game, deadline: datetime, sent: int, quiet=()) -> datetime:
     """When the sweeper must next look at the game: reminder ``sent`` + 1, or the deadline."""
-    times = reminder_times(game, deadline)
+    times = reminder_times(game, deadline, quiet)
     return times[sent] if sent < len(times) else deadline
 
 
@@ -209,8 +214,9 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
     Each new decision gets its deadline, counted from ``now`` (default: the clock's now)."""
     # state.s is plain JSON data by the engine's contract: serialized once, by the column.
     now = now or utcnow()
+    asked = [s for s in state.active() if s != engine.CHANCE] if game.decision_hours else []
     values = {"step": step + 1, "state": state.s, "status": "active", "updated_at": now,
-              **deadline_values(game, now)}
+              **deadline_values(game, now, quiet_hours.windows(session, game.id, asked))}
     if not state.active():
         outcome = state.outcome()
         values.update(status="finished", finished_at=now, deadline_at=None, alarm_at=None,
@@ -228,7 +234,7 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
     # read.
     keep = setattr if isinstance(game, GameRow) else set_committed_value
     for name in ("step", "state", "status", "result", "deadline_at", "alarm_at",
-                 "reminders_sent"):
+                 "reminders_sent", "clock_started_at", "clock_stopped_at"):
         if name in values:
             keep(game, name, values[name])
     return step + 1

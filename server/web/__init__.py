@@ -29,5 +29,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(preferences.bp)
     app.register_blueprint(inbound.bp)
     app.register_blueprint(tokens.bp)
+    from server.web import schedule
+    app.register_blueprint(schedule.bp)  # vacations, quiet hours, pauses, extensions
     from server.web import live
     app.register_blueprint(live.bp)  # the game page's live news (server-sent events)

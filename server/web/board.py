@@ -31,6 +31,7 @@ from server.web.live import stream_url
 from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
+from server.web.schedule_section import section as schedule_section
 from server.web.standing_section import section as standing_section
 from server.web.notes_section import section as notes_section
 from server.web.words import _, locale
@@ -215,6 +216,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc),
         standing_orders=standing_section(session, game, seat),
         notes=notes_section(session, game, seat),
+        schedule=schedule_section(session, game, seat),
         **shown.page(view, seat, loc))
 
 

@@ -258,6 +258,35 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
         "unsubscribed-kind": contexts.unsubscribed("Jack", "kind", "step_resolved", "every",
                                                    ["step_resolved"], locale, LINKS,
                                                    preferences_url=jack),
+        # Issue 27, item 4: a pause and an extension asked (with the signed answer links),
+        # agreed, granted, refused; a mail telling that another player is on vacation.
+        "pause": contexts.schedule(
+            12, "nixon", "Dick", locale, LINKS, preferences_url=dick, game_type="tmotp",
+            kind="pause", event="asked", by_seat="kennedy", by_name="Jack",
+            deadline_at=DEADLINE, agree_url="https://whistlestop.example/games/12/answer/YES",
+            refuse_url="https://whistlestop.example/games/12/answer/NO"),
+        "pause-paused": contexts.schedule(
+            12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
+            kind="pause", event="paused", by_seat="kennedy", by_name="Jack", deadline_at=None),
+        "pause-resumed": {**contexts.schedule(
+            12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
+            kind="pause", event="resumed", by_seat="nixon", by_name="Dick",
+            deadline_at=DEADLINE), "away": [{"seat": "Nixon", "until": contexts.when(
+                DEADLINE, locale)}]},
+        "extension": contexts.schedule(
+            12, "nixon", "Dick", locale, LINKS, preferences_url=dick, game_type="tmotp",
+            kind="extension", event="asked", by_seat="kennedy", by_name="Jack",
+            deadline_at=DEADLINE, hours=72,
+            agree_url="https://whistlestop.example/games/12/answer/YES",
+            refuse_url="https://whistlestop.example/games/12/answer/NO"),
+        "extension-granted": contexts.schedule(
+            12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
+            kind="extension", event="granted", by_seat="kennedy", by_name="Jack",
+            deadline_at=DEADLINE, hours=72),
+        "extension-refused": contexts.schedule(
+            12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
+            kind="extension", event="refused", by_seat="nixon", by_name="Dick",
+            deadline_at=DEADLINE, hours=72),
         # Mr. President: every kind about a game, in the same templates
         **golden_mrpresident.contexts_by_kind(
             locale, LINKS, _signed, PREFS, NOW, DEADLINE,

@@ -21,7 +21,9 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           "idempotencykey", "mailsent",
           "usedlink", "inboundmail", "standingorder", "autoorder", "webhook", "webhooksent",
           "digest", "usedsignin",
-          "seatnote", "calendarfeed", "accountdeletion"}   # issue 27: notes, your data
+          "seatnote", "calendarfeed", "accountdeletion",   # issue 27: notes, your data
+          # issue 27, items 4 and 5 (server/migrations/versions/0016_schedule.py)
+          "quiethours", "vacation", "gamepause", "extension"}
 
 
 def test_migration_creates_every_table(db_engine):
