@@ -15,3 +15,20 @@ def may_retract(state, seat: str, segment: list) -> bool:
     if len(active) != 1 or active[0] in (seat, CHANCE):
         return False
     return bool(state.retractable(seat, [list(entry) for entry in segment]))
+
+
+def why_final(state, seat: str, segment: list) -> str | None:
+    """Why ``may_retract`` says no, as a code: "chance" (a draw happened), "other_seat"
+    (another seat's choice ran in it), "not_handed_over" (the decision stayed the mover's, or
+    went to several seats or none), "hidden" (the game says it showed its mover something
+    hidden); None when it may be taken back."""
+    if any(entry[0] == CHANCE for entry in segment):
+        return "chance"
+    if not segment or any(entry[0] != seat for entry in segment):
+        return "other_seat"
+    active = state.active()
+    if len(active) != 1 or active[0] in (seat, CHANCE):
+        return "not_handed_over"
+    if not state.retractable(seat, [list(entry) for entry in segment]):
+        return "hidden"
+    return None

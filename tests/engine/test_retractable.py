@@ -112,3 +112,11 @@ def test_mr_president_never_takes_back_a_sealed_order():
 def test_the_default_is_final():
     state = engine.new_game("mrpresident", seed="r", options={"players": 2})
     assert engine.GameState.retractable(state, "p1", [["p1", "x"]]) is False
+
+
+def test_why_final_names_the_reason(tmotp_orders):
+    from engine.core import why_final
+    state = engine.new_game("tmotp", seed="retract-5")
+    assert why_final(state, "kennedy", [["kennedy", "play 3 event"], [CHANCE, "draw nixon"]]) \
+        == "chance"
+    assert why_final(state, "kennedy", [["kennedy", "pass"], ["nixon", "pass"]]) == "other_seat"
