@@ -67,3 +67,25 @@ def test_final_once_the_next_player_saw_the_page(app, store, jack, dick):
     # Without the page's token nothing happens.
     assert other.client.post(f"/games/{gid}/retract", data={"step": str(step)}).status_code \
         in (400, 403)
+
+
+def test_the_hold_is_a_setting_of_the_signed_in_page(app, store, jack):
+    page = jack.get("/me/mail").data.decode()
+    assert 'id="retract_hold_seconds"' in page and 'value="120"' in page
+    saved = jack.post_form("/me/mail", "/me/mail", {"action": "settings", "mail_mode": "every",
+                                                    "locale": "en",
+                                                    "retract_hold_seconds": "30"})
+    assert saved.status_code == 200
+    with store.session() as s:
+        from server.models import User
+        assert s.exec(select(User.retract_hold_seconds)
+                      .where(User.email == jack.email)).one() == 30
+    refused = jack.post_form("/me/mail", "/me/mail", {"action": "settings",
+                                                      "mail_mode": "every", "locale": "en",
+                                                      "retract_hold_seconds": "a minute"})
+    text = refused.data.decode()
+    assert refused.status_code == 400 and "from 0 to 900" in text
+    assert 'value="a minute"' in text  # the form kept as typed
+    with store.session() as s:
+        assert s.exec(select(User.retract_hold_seconds)
+                      .where(User.email == jack.email)).one() == 30
