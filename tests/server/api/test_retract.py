@@ -198,3 +198,45 @@ def test_a_move_that_drew_is_final(client, store, players, gid):
     r = client.post(f"/games/{gid}/retract", players[seat], json={"step": step + 1})
     body = is_problem(r, 409)
     assert body["code"] == "chance" and "a draw happened" in body["detail"]
+
+
+def _strip(body: dict) -> dict:
+    """A game body without what changes with every step whatever happened (the step, the
+    deadline, times)."""
+    drop = {"step", "deadline_at", "updated_at", "current_step", "alarm_at", "version"}
+    if isinstance(body, dict):
+        return {k: _strip(v) for k, v in body.items() if k not in drop}
+    if isinstance(body, list):
+        return [_strip(v) for v in body]
+    return body
+
+
+def test_a_retracted_move_never_reaches_the_other_seat(client, store, players, gid):
+    """Leak test: what the other seat sees after a move taken back (the view, the log, the
+    game page's hidden part, its mails) is what it saw before the move; after the game ends,
+    the complete log and the replay leave the move out."""
+    from server.models import Game
+    state, seat, action = at_retractable(store, gid)
+    them = players[other(seat)]
+    step = store.game(gid).step
+    seen_before = (_strip(client.get(f"/games/{gid}", them).get_json()),
+                   client.get(f"/games/{gid}/log", them).get_json()["entries"],
+                   _strip(client.get(f"/games/{gid}/decision", them).get_json()))
+    r = client.post(f"/games/{gid}/orders", players[seat], json={"step": step,
+                                                                  "action": action})
+    assert r.status_code == 200 and r.get_json()["retract_until"]
+    r = client.post(f"/games/{gid}/retract", players[seat], json={"step": step + 1})
+    assert r.status_code == 200
+    seen_after = (_strip(client.get(f"/games/{gid}", them).get_json()),
+                  client.get(f"/games/{gid}/log", them).get_json()["entries"],
+                  _strip(client.get(f"/games/{gid}/decision", them).get_json()))
+    assert seen_after == seen_before
+    assert action not in str(seen_after[1][-3:]) or action in str(seen_before[1][-3:])
+    # After the end (as if it ended now), the complete log and the replay's log skip it.
+    with store.session() as s:
+        s.execute(update(Game).where(Game.id == gid).values(status="finished"))
+        s.commit()
+        game = s.get(Game, gid)
+        complete = svc.log_for(s, game, other(seat))
+        assert len(complete) == len(state.s["log"])
+        assert [[e["seat"], e["action"]] for e in complete] == [list(e) for e in state.s["log"]]
