@@ -377,7 +377,8 @@ class OrderAppliedSchema(ma.Schema):
     step = fields.Integer(metadata={"description": "The game's step now"})
     status = fields.String()
     decision = fields.Nested(DecisionSchema)
-    retract_until = UTCDateTime(allow_none=True, metadata={"description": (
+    retract_until = fields.String(allow_none=True, metadata={"format": "date-time",
+                                                              "description": (
         "Until when you may take this move back (POST /games/{id}/retract with this step), "
         "if the next player has not seen it; null: the move is final")})
 
