@@ -77,6 +77,9 @@ class ProblemSchema(ma.Schema):
     legal_actions = fields.List(fields.String())
     current_step = fields.Integer()
     decision = fields.Dict()
+    code = fields.String(metadata={"description": (
+        "retract-refused: why the move cannot be taken back (nothing, sealed, chance, hidden, "
+        "other_seat, not_handed_over, no_hold, seen, hold_over, game_over)")})
 
 
 class ProblemTypeSchema(ma.Schema):

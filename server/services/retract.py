@@ -142,7 +142,7 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
     if game is None:
         raise games.GameNotFound(game_id)
     if game.status != "active":
-        raise refused("game_over")
+        raise refused("game_over" if game.status == "finished" else "nothing")
     if step != game.step:
         raise games.StaleStep(game.step, games._prompt(game, seat))
     row = session.exec(select(Retractable).where(Retractable.game_id == game.id,

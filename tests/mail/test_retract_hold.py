@@ -100,3 +100,9 @@ def test_with_a_hold_of_0_the_mail_goes_at_once(client, store, players, mail_ser
     assert r.status_code == 200 and r.get_json()["retract_until"] is None
     assert _held(store, gid) == []
     assert len(mail_server.wait_for_to(nxt.email, before + 1)) == before + 1
+
+
+def test_the_relay_runs_often_enough_for_the_hold():
+    """The held rows are sent by beat's relay: its period bounds a hold's precision."""
+    from workers.celery_app import celery
+    assert celery.conf.beat_schedule["relay-outbox"]["schedule"] <= 60

@@ -20,7 +20,8 @@ from server.services.games import create_game
 TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logentry", "order", "outboxmessage",
           "idempotencykey", "mailsent",
           "usedlink", "inboundmail", "standingorder", "autoorder", "webhook", "webhooksent",
-          "digest", "usedsignin"}
+          "digest", "usedsignin",
+          "retractable"}  # issue 27, retract
 
 
 def test_migration_creates_every_table(db_engine):
