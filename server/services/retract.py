@@ -53,7 +53,7 @@ REASONS = {
                  "hand or the deck)."),
     "other_seat": N_("This move cannot be taken back: another player's choice was made "
                      "during it."),
-    "not_handed_over": N_("This move cannot be taken back: only a move that hands the "
+    "not_handed_over": N_("This move cannot be taken back: only a move that passes the "
                           "decision to the next player can be."),
     "no_hold": N_("This move cannot be taken back: your moves are not held (your settings "
                   "say 0 seconds)."),
