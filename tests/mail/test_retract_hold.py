@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlalchemy import update
 from sqlmodel import select
 
-from server.models import OutboxMessage, User
+from server.models import OutboxMessage, User, Webhook, WebhookSent
 from server.services import outbox
 from server.services.games import utcnow
 from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, client and store)
@@ -38,6 +38,18 @@ def _held(store, gid):
                 if r.payload.get("game_id") == gid and r.not_before is not None]
 
 
+def _hook(store, user_id: int) -> None:
+    """A webhook of the user's (its posts are queued by the mail's own notify task)."""
+    with store.session() as s:
+        s.add(Webhook(user_id=user_id, url="https://hooks.example.org/x"))
+        s.commit()
+
+
+def _webhook_posts(store) -> int:
+    with store.session() as s:
+        return len(s.exec(select(WebhookSent)).all())
+
+
 def _move(client, store, players, gid):
     _state, seat, action = at_retractable(store, gid)
     step = store.game(gid).step
@@ -55,13 +67,17 @@ def relay(app, store) -> int:
 
 def test_the_held_mail_goes_when_the_hold_is_over(app, client, store, players, mail_server):
     gid = client.two_player_game(store, players["kennedy"], players["nixon"], seed="hold-1")
+    _hook(store, players["kennedy"].id)
+    _hook(store, players["nixon"].id)
     seat, answer = _move(client, store, players, gid)
     nxt = players[other(seat)]
     before = _decision_mails(mail_server, nxt.email)
+    posts = _webhook_posts(store)
     assert answer["retract_until"] is not None and len(_held(store, gid)) == 1
     assert relay(app, store) == 0  # not due yet
     assert _decision_mails(mail_server, nxt.email) == before
     assert _held(store, gid)[0].published_at is None
+    assert _webhook_posts(store) == posts  # the webhooks wait with the mail
     with store.session() as s:
         s.execute(update(OutboxMessage).where(OutboxMessage.not_before.is_not(None))
                   .values(not_before=utcnow() - timedelta(seconds=1)))
@@ -69,6 +85,7 @@ def test_the_held_mail_goes_when_the_hold_is_over(app, client, store, players, m
     assert relay(app, store) == 1  # due: the relay sends it at once
     mails = mail_server.wait_for_to(nxt.email, before + 1)
     assert len(mails) >= before + 1
+    assert _webhook_posts(store) == posts + 1  # and go with it
     # Sent: the move is final now.
     r = client.post(f"/games/{gid}/retract", players[seat], json={"step": answer["step"]})
     assert r.status_code == 409 and r.get_json()["code"] in ("hold_over", "seen")
@@ -76,14 +93,18 @@ def test_the_held_mail_goes_when_the_hold_is_over(app, client, store, players, m
 
 def test_a_retraction_withdraws_the_held_mail(app, client, store, players, mail_server):
     gid = client.two_player_game(store, players["kennedy"], players["nixon"], seed="hold-2")
+    _hook(store, players["kennedy"].id)
+    _hook(store, players["nixon"].id)
     seat, answer = _move(client, store, players, gid)
     nxt = players[other(seat)]
     before = len(mail_server.to(nxt.email))
+    posts = _webhook_posts(store)
     r = client.post(f"/games/{gid}/retract", players[seat], json={"step": answer["step"]})
     assert r.status_code == 200
     assert _held(store, gid) == []
     relay(app, store)  # nothing is left to send
     assert len(mail_server.to(nxt.email)) == before  # the next player got no mail
+    assert _webhook_posts(store) == posts  # nor a webhook post
 
 
 def test_with_a_hold_of_0_the_mail_goes_at_once(client, store, players, mail_server):
