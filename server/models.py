@@ -46,6 +46,8 @@ class User(SQLModel, table=True):
     # unsubscribe on such a mail, or the settings page); needed mails are never in it.
     muted_kinds: list[str] = Field(default_factory=list,
                                    sa_column=Column(JSON, nullable=False, server_default="[]"))
+    # Issue 27, retract: how long this player's retractable moves are held (seconds; 0: none).
+    retract_hold_seconds: int = Field(default=120, sa_column_kwargs={"server_default": "120"})
 
 
 class ApiToken(SQLModel, table=True):
@@ -99,6 +101,9 @@ class Game(SQLModel, table=True):
     # sweep found it stopped (a pause, or an owing player on vacation); None while it runs.
     clock_started_at: Optional[datetime] = Field(default=None, sa_type=TZ)
     clock_stopped_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    # Issue 27, retract: log rows out of play (taken back, and the entries recording it): the
+    # engine's log entry i is the row of seq log_offset + i.
+    log_offset: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Seat(SQLModel, table=True):
@@ -225,6 +230,9 @@ class LogEntry(SQLModel, table=True):
     seat: str = Field(max_length=50)
     action: str = Field(max_length=500)
     is_chance: bool = False
+    # Issue 27, retract: NULL for an entry in play; "retracted" for one taken back, "retraction"
+    # for the entry recording that (services/retract.py). Replays skip both.
+    retraction: Optional[str] = Field(default=None, max_length=20)
 
 
 class Order(SQLModel, table=True):
@@ -251,6 +259,8 @@ class OutboxMessage(SQLModel, table=True):
     attempts: int = 0  # sends by the relay, and failed sends
     last_error: Optional[str] = Field(default=None, max_length=2000)
     delivered_at: Optional[datetime] = Field(default=None, index=True, sa_type=TZ)  # consumed
+    # Issue 27, retract: not sent before this moment (a retractable move's hold); NULL: at once.
+    not_before: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
 class IdempotencyKey(SQLModel, table=True):
@@ -425,3 +435,20 @@ class Extension(SQLModel, table=True):
     answered_by: Optional[str] = Field(default=None, max_length=50)
     asked_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     answered_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+# --- Issue 27, item 3: retract until seen ---------------------------------------------------
+class Retractable(SQLModel, table=True):
+    """A sequential order that may be taken back (engine.core.may_retract) until ``until``
+    while the next seat has not seen it: where its log segment starts, the outbox rows held
+    for it, and whether it was taken back (services/retract.py). One per order."""
+
+    __table_args__ = (UniqueConstraint("game_id", "step"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    step: int  # the step the order answered; the game is at step + 1 while it may be taken back
+    seat: str = Field(max_length=50)
+    next_seat: str = Field(max_length=50)
+    log_from: int  # the engine's log length before the order
+    until: datetime = Field(sa_type=TZ)
+    held: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    retracted_at: Optional[datetime] = Field(default=None, sa_type=TZ)

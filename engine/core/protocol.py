@@ -86,6 +86,13 @@ class GameState:
         ``standing_policy(seat)``, gives for ``seat``'s decision now, or None: ask the seat."""
         return None
 
+    def retractable(self, seat, segment: list) -> bool:
+        """Whether ``seat``'s order, which appended ``segment`` ([seat, action] entries, no
+        chance among them: engine.core.retract.may_retract checks that) to reach this state,
+        showed its mover nothing hidden, so that it may be taken back. Games refine it; by
+        default no: when in doubt, a move is final."""
+        return False
+
     def asks(self, seat) -> dict | None:
         """What kind of decision ``seat`` has now: {"step": name, ...} or None (games refine it)."""
         return {"step": "decision"} if seat in self.active() else None

@@ -16,6 +16,7 @@ from server.api import access, auth, idempotency, present, schemas
 from server.api.problems import Problem, not_found
 from server.models import Game
 from server.services import games
+from server.services import retract as retract_service
 from server.services.games import GameNotFound, OrderResult, StaleStep
 
 # A schema instance is stateless for load(); building one deep-copies its fields each time
@@ -100,6 +101,44 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
     return answer["status"], answer["body"]
 
 
+@blp.route("/<int:game_id>/retract", methods=["POST"])
+@auth.required
+@blp.arguments(schemas.RetractSchema, example={"step": 13})
+@blp.response(200, schemas.RetractedSchema, description="The move was taken back: it is your "
+                                                        "decision again, at a new step")
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT",
+                  description="Stale step, or the move cannot be taken back (retract-refused: "
+                              "code and detail say why: a draw happened, it showed you a "
+                              "card, the next player has seen it, the hold is over, not yours, "
+                              "a sealed order)")
+def retract(data, game_id):
+    """Take back your last move, while the game is still at the step it led to (``step``),
+    within your hold (``retract_until`` in the order's answer) and before the next player has
+    seen it. Only a sequential move that drew nothing and showed you nothing hidden can be;
+    a sealed order never. The held mails and webhooks to the next player are withdrawn."""
+    user = auth.current_user()
+    with db.request_session() as session:
+        game, seat = access.ordering(session, game_id, user, None)
+        db.end_reading(session)
+        try:
+            done = retract_service.retract(session, game_id, seat, data["step"])
+        except retract_service.RetractRefused as exc:
+            raise Problem("retract-refused", exc.reason, code=exc.code,
+                          current_step=_decision(session, game_id, seat)["step"]) from None
+        except StaleStep as exc:
+            raise Problem("stale-step", f"The game is at step {exc.step}, not {data['step']}: "
+                          "the move you would take back is no longer the last.",
+                          current_step=exc.step,
+                          decision=_decision(session, game_id, seat)) from None
+        except GameNotFound:
+            raise not_found() from None
+        return {"retracted": True, "step": done.step,
+                "decision": _decision(session, game_id, seat)}
+
+
 def _decision(session: Session, game_id: int, seat: str) -> dict:
     """What the seat is asked now, after a refused order."""
     db.read_afresh(session)
@@ -134,7 +173,9 @@ def _answer(session: Session, game: Game, seat: str, result: OrderResult) -> tup
                      "your_order": None if decision["your_order"] is None
                      else _texts(decision["your_order"]),
                      "committed": decision["committed"],
-                     "waiting_for": _texts(decision["waiting_for"])}}
+                     "waiting_for": _texts(decision["waiting_for"])},
+        "retract_until": None if result.retract_until is None
+        else result.retract_until.isoformat()}
 
 
 def _text(value) -> str | None:

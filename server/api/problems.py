@@ -35,6 +35,13 @@ TYPES: dict[str, tuple[int, str, str]] = {
     "stale-step": (409, "Stale step",
                    "The order answers a step that is no longer current. current_step and "
                    "decision say what is asked now; send the order again with that step."),
+    "retract-refused": (409, "Move cannot be taken back",
+                        "Only your last sequential move can be taken back, while the game is "
+                        "still at the step it led to, within your hold and before the next "
+                        "player has seen it, and only if it drew nothing and showed you "
+                        "nothing hidden; code says which of these failed (nothing, sealed, "
+                        "chance, hidden, other_seat, not_handed_over, no_hold, seen, "
+                        "hold_over, game_over)."),
     "idempotency-key-in-progress": (409, "Request still being processed",
                                     "A request with this Idempotency-Key is still being "
                                     "processed; retry in a moment to get its answer."),

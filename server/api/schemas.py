@@ -77,6 +77,9 @@ class ProblemSchema(ma.Schema):
     legal_actions = fields.List(fields.String())
     current_step = fields.Integer()
     decision = fields.Dict()
+    code = fields.String(metadata={"description": (
+        "retract-refused: why the move cannot be taken back (nothing, sealed, chance, hidden, "
+        "other_seat, not_handed_over, no_hold, seen, hold_over, game_over)")})
 
 
 class ProblemTypeSchema(ma.Schema):
@@ -96,6 +99,10 @@ class UserSchema(ma.Schema):
         "The IANA name of the zone the account's mails and pages show times in, with their "
         "offset (\"Asia/Tokyo\"; \"UTC\" until the first sign-in in a browser sets it)")})
     created_at = UTCDateTime()
+    retract_hold_seconds = fields.Integer(metadata={"description": (
+        "How long your moves that may be taken back are held (seconds, 0 to 900; 0: none): "
+        "the next player's mails and webhooks wait that long, and until then, or until they "
+        "have seen the move, POST /games/{id}/retract takes it back")})
     email_verified = fields.Function(
         lambda user: getattr(user, "email_verified_at", None) is not None,
         metadata={"description": "Whether the address is proven (by a link mailed to it): "
@@ -119,12 +126,22 @@ class SignupSchema(ma.Schema):
 
 class UserChangeSchema(ma.Schema):
     """The account settings PATCH /me changes: those sent, the others kept."""
-    time_zone = TimeZone(required=True, validate=validate.Length(min=1, max=times.MAX_LENGTH),
+    retract_hold_seconds = fields.Integer(strict=True, validate=validate.Range(min=0, max=900),
+                                          metadata={"description": (
+                                              "How long your retractable moves are held, in "
+                                              "seconds (0: not held, final at once)")})
+    time_zone = TimeZone(validate=validate.Length(min=1, max=times.MAX_LENGTH),
                          metadata={"description": (
                              "The IANA name of a time zone, like Asia/Tokyo, Europe/Madrid or "
                              "UTC (any case; a city alone when it names one zone). The enum "
                              "lists the names as the database spells them"),
                              "example": "Asia/Tokyo", "enum": list(times.offered())})
+
+    @validates_schema
+    def _something(self, data, **_kwargs):
+        if not data:
+            raise ValidationError({"time_zone": ["Missing data for required field: give "
+                                                 "time_zone, retract_hold_seconds or both."]})
 
 
 class SignupAcceptedSchema(ma.Schema):
@@ -398,6 +415,22 @@ class OrderAppliedSchema(ma.Schema):
                                 metadata={"description": "When it stopped: what is legal now"})
     step = fields.Integer(metadata={"description": "The game's step now"})
     status = fields.String()
+    decision = fields.Nested(DecisionSchema)
+    retract_until = fields.String(allow_none=True, metadata={"format": "date-time",
+                                                              "description": (
+        "Until when you may take this move back (POST /games/{id}/retract with this step), "
+        "if the next player has not seen it; null: the move is final")})
+
+
+class RetractSchema(ma.Schema):
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                          metadata={"description": "The game's step now: the one your move "
+                                                   "led to"})
+
+
+class RetractedSchema(ma.Schema):
+    retracted = fields.Boolean()
+    step = fields.Integer(metadata={"description": "The game's new step: your decision again"})
     decision = fields.Nested(DecisionSchema)
 
 

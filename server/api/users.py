@@ -77,12 +77,17 @@ def me():
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def change_me(data):
     """Change your account's time zone (``time_zone``): every time in your mails and pages is
-    shown in it, with its offset. A name the time zone database does not have is refused
+    shown in it, with its offset; and how long your retractable moves are held
+    (``retract_hold_seconds``). A name the time zone database does not have is refused
     (422, saying why), changing nothing."""
     caller = auth.current_user()
     with db.session() as session:
         user = session.get(User, caller.id)
-        time_zones.change(session, user, data["time_zone"])
+        if "time_zone" in data:
+            time_zones.change(session, user, data["time_zone"])
+        if "retract_hold_seconds" in data:
+            user.retract_hold_seconds = data["retract_hold_seconds"]
+            session.add(user)
         session.commit()
         session.refresh(user)
         session.expunge(user)

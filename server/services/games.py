@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import live, outbox, quiet_hours, reach
+from server.services import holds, live, outbox, quiet_hours, reach
 from server.services.standing import Standing
 
 
@@ -52,6 +52,7 @@ class OrderResult:
     reason: str | None = None  # why it stopped
     legal: list[str] = field(default_factory=list)  # what the seat may do instead
     state: object = field(default=None, repr=False)  # the engine state after the order
+    retract_until: datetime | None = None  # the move may be taken back until then (issue 27)
 
 
 def sha256_hex(text: str) -> str:
@@ -116,21 +117,26 @@ def _state_json(state) -> dict:
 
 # --- writing ------------------------------------------------------------------------------
 def _write_progress(session: Session, game: Game, state, old_log_len: int, new_step: int,
-                    actor: str | None = None) -> None:
-    """Add the new log rows, the sealed forced orders and the notifications of the new step.
+                    actor: str | None = None, not_before: datetime | None = None) -> list[int]:
+    """Add the new log rows, the sealed forced orders and the notifications of the new step;
+    return the ids of the outbox rows asking the seats.
 
     The seat that just acted (``actor``) is not notified of its own next decision: the answer to
     its order already carries it, and every email costs a player a round trip.
+    ``not_before``: a retractable move's hold (services/holds.py): the seats are asked then.
     """
     log = state.s["log"]
+    offset = game.log_offset or 0  # rows taken back (services/retract.py) keep their seq
     if len(log) > old_log_len:  # one executemany, without the ORM's unit of work
         _LOG_INSERT.executemany(session.connection(), [
-            {"game_id": game.id, "seq": seq, "seat": log[seq][0], "action": log[seq][1],
-             "is_chance": log[seq][0] == CHANCE} for seq in range(old_log_len, len(log))])
+            {"game_id": game.id, "seq": offset + seq, "seat": log[seq][0],
+             "action": log[seq][1], "is_chance": log[seq][0] == CHANCE}
+            for seq in range(old_log_len, len(log))])
     active = state.active()
     if not active:
         outbox.write(session, "game_over", {"game_id": game.id})
-        return
+        return []
+    asked = []
     for seat in active:
         if _simultaneous(active) and _forced(state, seat):
             # A forced choice in a simultaneous step is committed for the seat, not asked.
@@ -139,12 +145,13 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
         elif seat in (game.bots or {}):
             # A bot's seat is asked by a task (server/services/bots.py), its own next decision
             # too: nobody else will ask it.
-            outbox.write(session, "bot_move", {"game_id": game.id, "seat": seat,
-                                               "step": new_step,
-                                               "delay": game.bot_delay_seconds})
+            asked.append(outbox.write(session, "bot_move", {
+                "game_id": game.id, "seat": seat, "step": new_step,
+                "delay": game.bot_delay_seconds}, not_before))
         elif seat != actor or _simultaneous(active):
-            outbox.write(session, "your_decision", {"game_id": game.id, "seat": seat,
-                                                    "step": new_step})
+            asked.append(outbox.write(session, "your_decision", {
+                "game_id": game.id, "seat": seat, "step": new_step}, not_before))
+    return asked
 
 
 def deadline_values(game: Game, now: datetime, quiet=()) -> dict:
@@ -403,6 +410,10 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     # first, the loser's row would fail on the unique (game, step, seat) with IntegrityError).
     result.step = _compare_and_set(session, game, step, state, now)
     now = utcnow()
+    # A move that may be taken back holds the next seat's mails and webhooks (issue 27): the
+    # engine judges the order's own log segment; the mover's hold is read only then.
+    hold = holds.until(session, game, state, seat, old_len, now) \
+        if by_player and not standing.given else None
     _ORDER_INSERT.execute(session.connection(), {
         "game_id": game.id, "step": step, "seat": seat, "actions": result.applied,
         "status": "applied", "created_at": now, "updated_at": now})
@@ -412,7 +423,11 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         # (reach.waiting looks at the deciding seats): a reach at a step where the seat
         # decides nothing would never be read, so it is not written.
         reach.record(session.connection(), game.id, seat, result.step, "order", now)
-    _write_progress(session, game, state, old_len, result.step, actor=seat)
+    held = _write_progress(session, game, state, old_len, result.step, actor=seat,
+                           not_before=hold)
+    if hold is not None:
+        holds.remember(session, game.id, step, seat, state.active()[0], old_len, hold, held)
+        result.retract_until = hold
     result.state = state
     if before_commit is not None:
         before_commit(session, result)
@@ -535,7 +550,9 @@ def _resolve(session: Session, game_id: int, step: int, message_id: int | None) 
 
 
 def log_of(session: Session, game_id: int) -> list[LogEntry]:
-    return list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id)
+    """The game's log in play: entries taken back, and those recording it, left out."""
+    return list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id,
+                                                    LogEntry.retraction.is_(None))
                              .order_by(LogEntry.seq)).all())
 
 

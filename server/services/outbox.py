@@ -49,10 +49,11 @@ class Written(NamedTuple):
     id: int
     kind: str
     payload: dict
+    not_before: object = None  # a held row (issue 27): the relay sends it when due
 
     @classmethod
     def of(cls, row: OutboxMessage) -> "Written":
-        return cls(row.id, row.kind, dict(row.payload))
+        return cls(row.id, row.kind, dict(row.payload), row.not_before)
 
 
 # --- rows written by a transaction, sent when it has committed --------------------------------
@@ -90,20 +91,28 @@ def _forget_rolled_back(session) -> None:
 @event.listens_for(OrmSession, "after_transaction_end")
 def _publish_committed(session, transaction: SessionTransaction) -> None:
     if transaction.parent is None and _COMMITTED in session.info:
-        send(session.get_bind(), session.info.pop(_COMMITTED))
+        # A held row (``not_before``: a retractable move's hold, issue 27) is not sent now:
+        # the relay sends it once due, unless a retraction withdrew it meanwhile.
+        rows = [r for r in session.info.pop(_COMMITTED) if r.not_before is None]
+        if rows:
+            send(session.get_bind(), rows)
 
 
 # Built once and run on the driver's cursor (server/raw_sql.py): most orders write a row.
 _OUTBOX_INSERT = Raw(OutboxMessage.__table__.insert(), returning_id=True)
 
 
-def write(session: Session, kind: str, payload: dict) -> int:
+def write(session: Session, kind: str, payload: dict, not_before=None) -> int:
     """Add an outbox row in the session's transaction with one INSERT (no unit of work, no
     SQLAlchemy execution) and return its id; it is sent once the transaction commits, like a
-    row added with ``session.add``."""
-    row_id = _OUTBOX_INSERT.insert_id(session.connection(), {
-        "kind": kind, "payload": payload, "created_at": utcnow(), "attempts": 0})
-    session.info.setdefault(_FLUSHED, []).append(Written(row_id, kind, dict(payload)))
+    row added with ``session.add``, or with ``not_before`` by the relay once that moment has
+    come (a retractable move's hold, issue 27)."""
+    values = {"kind": kind, "payload": payload, "created_at": utcnow(), "attempts": 0}
+    if not_before is not None:
+        values["not_before"] = not_before
+    row_id = _OUTBOX_INSERT.insert_id(session.connection(), values)
+    session.info.setdefault(_FLUSHED, []).append(Written(row_id, kind, dict(payload),
+                                                         not_before))
     return row_id
 
 
@@ -238,10 +247,14 @@ def publish_pending(engine: Engine, redeliver_after: float = REDELIVER_AFTER,
 
 
 def _due(redeliver_after: float, now=None):
-    """The condition of a row the relay sends: not consumed, and failed or overdue."""
-    cutoff = (now or utcnow()) - timedelta(seconds=redeliver_after)
+    """The condition of a row the relay sends: not consumed, not held (``not_before`` still to
+    come), and failed, overdue, or a held row never sent whose hold is over."""
+    now = now or utcnow()
+    cutoff = now - timedelta(seconds=redeliver_after)
     return (OutboxMessage.delivered_at.is_(None)
+            & or_(OutboxMessage.not_before.is_(None), OutboxMessage.not_before <= now)
             & or_(OutboxMessage.last_error.is_not(None),
+                  OutboxMessage.published_at.is_(None) & OutboxMessage.not_before.is_not(None),
                   func.coalesce(OutboxMessage.published_at, OutboxMessage.created_at) <= cutoff))
 
 

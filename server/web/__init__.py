@@ -31,5 +31,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(tokens.bp)
     from server.web import schedule
     app.register_blueprint(schedule.bp)  # vacations, quiet hours, pauses, extensions
+    from server.web import retract
+    app.register_blueprint(retract.bp)  # issue 27: taking a move back
     from server.web import live
     app.register_blueprint(live.bp)  # the game page's live news (server-sent events)

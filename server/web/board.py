@@ -22,7 +22,7 @@ from server.games import presenter
 from server.i18n import game_text
 from server.models import Game, User, aware, utcnow
 from server.parsing import whole
-from server.services import display_names, games, lobby, play, reach
+from server.services import display_names, games, lobby, play, reach, retract
 from server.web.accounts import check_form
 from server.web.decision_form import (NOTHING_ASKED, Refused, build, compose, explain, keep,
                                       nothing_chosen)
@@ -217,7 +217,22 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         standing_orders=standing_section(session, game, seat),
         notes=notes_section(session, game, seat),
         schedule=schedule_section(session, game, seat),
+        take_back=_take_back(session, game, seat, decision, names),
         **shown.page(view, seat, loc))
+
+
+def _take_back(session, game: Game, seat: str | None, decision: dict | None,
+               names: dict) -> dict | None:
+    """The "Take back" of the reader's last move (issue 27): {"until", "seconds" left,
+    "step", "next": the next player's seat name} while it may be taken back, else None."""
+    if seat is None or decision is None or decision["active"] or not decision["waiting_for"]:
+        return None
+    until = retract.pending(session, game, seat)
+    if until is None:
+        return None
+    return {"until": until, "seconds": max(1, int((until - utcnow()).total_seconds())),
+            "step": game.step,
+            "next": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
 
 
 def _decision(decision: dict | None, view: dict, loc: str, state=None,

@@ -29,7 +29,7 @@ from server.i18n import times
 from server.mail import kinds
 from server.models import User, utcnow
 from server.parsing import whole
-from server.services import calendar_feed, links, time_zones
+from server.services import calendar_feed, holds, links, time_zones
 from server.services import preferences as prefs
 from server.web.accounts import check_form
 from server.web.pages import page, reader
@@ -118,6 +118,8 @@ def _change(session, user: User, power: str, mail: int | None = None):
             zone = request.form.get("time_zone")
             muted = _muted(request.form)
             _may_set(user, power, mail_mode, language, zone, muted)
+            if power == prefs.EVERYTHING and "retract_hold_seconds" in request.form:
+                _set_hold(session, user, request.form["retract_hold_seconds"])
             prefs.change(session, user, mail_mode, language, zone, muted)
         elif action in ("add_webhook", "remove_webhook", "turn_on_webhook"):
             if power != prefs.EVERYTHING:
@@ -148,6 +150,16 @@ def _change(session, user: User, power: str, mail: int | None = None):
         return _page(session, user, power, refusal=str(refused),
                      status=403 if isinstance(refused, _Lacking) else 400, mail=mail)
     return _page(session, user, power, notice=action, mail=mail)
+
+
+def _set_hold(session, user: User, text: str) -> None:
+    """The hold of the reader's retractable moves (issue 27), in seconds, from the form."""
+    seconds = whole(text.strip())
+    if seconds is None or not 0 <= seconds <= holds.MAX_HOLD_SECONDS:
+        raise prefs.Refused(_words(user, N_(
+            "The time to take a move back is a whole number of seconds from 0 to 900.")))
+    user.retract_hold_seconds = seconds
+    session.add(user)
 
 
 def _muted(form) -> list[str] | None:
@@ -225,6 +237,7 @@ def _page(session, user: User, power: str, *, notice: str | None = None,
     return page("preferences.html", status, user.locale, email=user.email,
                 mail_mode=current.mail_mode, locale_setting=current.locale,
                 time_zone=current.time_zone, zones=times.offered() if everything else (),
+                retract_hold=user.retract_hold_seconds,
                 time_now=times.moment(utcnow(), user.locale, current.time_zone),
                 mail_modes=prefs.MAIL_MODES, locales=prefs.LOCALES, power=power,
                 may_choose=[m for m in prefs.MAIL_MODES

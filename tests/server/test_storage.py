@@ -23,7 +23,8 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           "digest", "usedsignin",
           "seatnote", "calendarfeed", "accountdeletion",   # issue 27: notes, your data
           # issue 27, items 4 and 5 (server/migrations/versions/0016_schedule.py)
-          "quiethours", "vacation", "gamepause", "extension"}
+          "quiethours", "vacation", "gamepause", "extension",
+          "retractable"}  # issue 27, retract
 
 
 def test_migration_creates_every_table(db_engine):

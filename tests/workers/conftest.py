@@ -36,11 +36,19 @@ _players = itertools.count()
 
 
 def players(session: Session) -> dict[str, int]:
-    """Two new players (with mail addresses: the workers mail them) for the seats of a game."""
+    """Two new players (with mail addresses: the workers mail them) for the seats of a game.
+    Their moves are not held (issue 27's hold would keep the next seat's mail back for
+    minutes: tests/mail/test_retract_hold.py tests it)."""
     n = next(_players)
-    return {seat: proven_user(session, f"{seat}-{n}-{uuid.uuid4().hex[:8]}@example.org",
-                              seat.title()).id
-            for seat in ("kennedy", "nixon")}
+    out = {}
+    for seat in ("kennedy", "nixon"):
+        user = proven_user(session, f"{seat}-{n}-{uuid.uuid4().hex[:8]}@example.org",
+                           seat.title())
+        user.retract_hold_seconds = 0
+        session.add(user)
+        session.commit()
+        out[seat] = user.id
+    return out
 
 
 class Worker:

@@ -98,6 +98,11 @@ class MrPresidentState(Machine, GameState):
         singles = [a for a in legal if a.startswith("play ") and len(a.split()) == 2]
         return min(singles, key=lambda a: int(a.split()[1])) if singles else legal[0]
 
+    def retractable(self, seat, segment: list) -> bool:
+        """Never: every round of Mr. President is a sealed step of every seat, and a sealed
+        order is never taken back once its step has resolved (issue 27)."""
+        return False
+
     def asks(self, seat) -> dict | None:
         if not self.s["stack"] or seat not in self.active():
             return None

@@ -24,6 +24,11 @@ VERBS = {
     "choose": (1, 1), "discard": (1, 12), "take": (1, 1), "order": (3, 3),
 }
 
+# What a retractable order may hold (TmotpState.retractable): public moves that draw nothing.
+RETRACTABLE_PLAYS = frozenset({"campaign", "advertise", "position"})
+RETRACTABLE_VERBS = frozenset({"campaign", "travel", "done", "position", "media", "pass",
+                               "swap", "momentum"})
+
 
 def check_options(options: dict) -> dict:
     """Return the full option set, or raise OptionsError naming what is wrong."""
@@ -70,6 +75,21 @@ class TmotpState(Machine, GameState):
     def standing_answer(self, seat, value: str) -> tuple[str, str] | None:
         from .standing import answer
         return answer(self.asks(seat), seat, value)
+
+    def retractable(self, seat, segment: list) -> bool:
+        """Whether the order showed its mover nothing hidden (issue 27: taking a move back):
+        only plays for CP and what spends them (Campaigning, Advertising's media cube,
+        Positioning), declining, and the Momentum Phase's public choices. An event played or
+        triggered may show a hand, the deck or the discards, and a card drawn is a chance step:
+        neither is ever taken back."""
+        for _, text in segment:
+            words = text.split()
+            if words[0] == "play":
+                if len(words) < 3 or words[2] not in RETRACTABLE_PLAYS:
+                    return False
+            elif words[0] not in RETRACTABLE_VERBS:
+                return False
+        return True
 
     def asks(self, seat) -> dict | None:
         """What the seat is asked now: the rulebook step's name, and the card it is about (the

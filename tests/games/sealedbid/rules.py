@@ -149,6 +149,12 @@ class SealedBidState(Machine, GameState):
         legal = self.legal_actions(seat)
         return "take" if "take" in legal else legal[0]
 
+    def retractable(self, seat, segment: list) -> bool:
+        """A claim shows its winner nothing hidden ("take" and "reclaim" are public); the bids
+        are sealed and never taken back. (The next round's prize is drawn right after a claim,
+        a chance step, so a claim is in practice final: engine.core.retract.)"""
+        return all(text in ("take", "reclaim") for _, text in segment)
+
     def asks(self, seat) -> dict | None:
         if not self.s["stack"] or seat not in self.active():
             return None

@@ -1,0 +1,52 @@
+"""The hold of a retractable move (issue 27, item 3): at order time, whether the order may be
+taken back (the engine judges its own log segment: engine.core.may_retract) and for how long
+(the mover's ``retract_hold_seconds``), and the record of it that a retraction reads
+(services/retract.py). Cheap by design, as it runs on the order path
+(bench/order_throughput.py): no query unless the engine says the move is retractable."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import engine.core as engine
+from sqlalchemy import bindparam
+from sqlmodel import Session, select
+
+from server.models import Retractable, Seat, User
+from server.raw_sql import Raw
+
+# The longest hold a player may choose (seconds): a move held longer keeps the other seat
+# waiting for no reason.
+MAX_HOLD_SECONDS = 900
+
+
+def until(session: Session, game, state, seat: str, log_from: int,
+          now: datetime) -> datetime | None:
+    """When the hold of ``seat``'s order ends (the order appended the engine's log from
+    ``log_from`` to reach ``state``), or None: not retractable, or the mover holds nothing."""
+    if not engine.may_retract(state, seat, state.s["log"][log_from:]):
+        return None
+    if state.active()[0] in (game.bots or {}):
+        return None  # a bot is not kept waiting: against a bot, a move is final at once
+    found = _HOLD_OF_SEAT.rows(session.connection(), {"game_id": game.id, "seat": seat})
+    seconds = found[0][0] if found else None
+    if not seconds or seconds <= 0:
+        return None
+    return now + timedelta(seconds=min(seconds, MAX_HOLD_SECONDS))
+
+
+def remember(session: Session, game_id: int, step: int, seat: str, next_seat: str,
+             log_from: int, hold_until: datetime, held: list[int]) -> None:
+    """Record, in the order's transaction, that its move may be taken back until
+    ``hold_until``, and the outbox rows held for it."""
+    _RETRACTABLE_INSERT.execute(session.connection(), {
+        "game_id": game_id, "step": step, "seat": seat, "next_seat": next_seat,
+        "log_from": log_from, "until": hold_until, "held": list(held)})
+
+
+# Built once and run on the driver's cursor (server/raw_sql.py), as the order path's other
+# statements: through the ORM, the read and the insert cost a held order a sixth more.
+_HOLD_OF_SEAT = Raw(select(User.retract_hold_seconds)
+                    .join(Seat, Seat.user_id == User.id)
+                    .where(Seat.game_id == bindparam("game_id"), Seat.seat == bindparam("seat")))
+_RETRACTABLE_INSERT = Raw(Retractable.__table__.insert())

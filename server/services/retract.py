@@ -1,0 +1,185 @@
+"""Taking a move back until the next seat has seen it (issue 27, item 3).
+
+A sequential order the engine calls retractable (engine.core.may_retract: its own log segment
+drew nothing, ran no other seat's choice, showed its mover nothing hidden, and handed the
+decision to one other seat) is recorded with its hold (services/holds.py): the next seat's
+mails and webhooks wait in the outbox until then (``not_before``). Within the hold, while the
+game is still at the step the move led to and the next seat has not seen it (no page view,
+no mail or webhook taken: services/reach.py), its mover may take it back:
+
+- the log keeps the move: its entries are marked taken back and one more entry records the
+  retraction (``LogEntry.retraction``); every replay skips both (games.log_of), and the state
+  is rebuilt from the log in play, so ``games.rebuild`` still holds;
+- the game moves to a new step (stale links and tokens of the taken-back step die) and the
+  mover is asked again (the answer carries the decision, as an order's does);
+- the outbox rows held for the move are deleted in the same transaction: never sent.
+
+After the hold, once seen, or once the game moved on, the move is final. A sealed order is
+never taken back: its step resolved with every seat's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import engine.core as engine
+from sqlalchemy import delete, update
+from sqlmodel import Session, select
+
+from server.catalogue import N_
+from server.models import (Game, LogEntry, Order, OutboxMessage, Retractable, Seat, aware,
+                           utcnow)
+from server.services import games, reach
+
+
+class RetractRefused(Exception):
+    """A retraction refused, nothing changed. ``code``: not_yours, nothing, sealed, chance,
+    hidden, other_seat, not_handed_over, seen, hold_over, moved_on, game_over; ``reason``
+    its English text (``template`` % ``values``; the pages translate the template)."""
+
+    def __init__(self, code: str, template: str, **values):
+        self.code, self.template, self.values = code, template, values
+        self.reason = template % values if values else template
+        super().__init__(self.reason)
+
+
+REASONS = {
+    "nothing": N_("There is no move of yours to take back: only your last move can be taken "
+                  "back, while the game is still at the step it led to."),
+    "sealed": N_("A sealed order is never taken back once its step has resolved."),
+    "chance": N_("This move cannot be taken back: a draw happened during it."),
+    "hidden": N_("This move cannot be taken back: it showed you something hidden (a card, a "
+                 "hand or the deck)."),
+    "other_seat": N_("This move cannot be taken back: another player's choice was made "
+                     "during it."),
+    "not_handed_over": N_("This move cannot be taken back: only a move that passes the "
+                          "decision to the next player can be."),
+    "no_hold": N_("This move cannot be taken back: your moves are not held (your settings "
+                  "say 0 seconds)."),
+    "seen": N_("This move is final: the next player has already seen it."),
+    "hold_over": N_("This move is final: the time to take it back is over."),
+    "moved_on": N_("This move is final: the game has moved on."),
+    "game_over": N_("The game is over."),
+}
+
+
+def refused(code: str) -> RetractRefused:
+    return RetractRefused(code, REASONS[code])
+
+
+@dataclass
+class Retracted:
+    step: int  # the game's new step: the mover's decision again
+    state: object  # the engine state rebuilt from the log in play
+
+
+def pending(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
+    """Until when ``seat`` may take its last move back (the hold's end), or None; cheap: one
+    read by the game's step (the page shows a "Take back" button with the time left)."""
+    if game.status != "active" or not game.step:
+        return None
+    row = session.exec(select(Retractable).where(Retractable.game_id == game.id,
+                                                 Retractable.step == game.step - 1)).first()
+    if row is None or row.seat != seat or row.retracted_at is not None:
+        return None
+    until = aware(row.until)
+    if until <= (now or utcnow()):
+        return None
+    if _seen(session, game, row):
+        return None
+    return until
+
+
+def _seen(session: Session, game, row: Retractable) -> bool:
+    """Whether the next seat has seen the move: a channel reached its player at the step the
+    move led to (a page view's POST, or a held mail or webhook that went out after all)."""
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id,
+                                           Seat.seat == row.next_seat)).first()
+    if seat is not None and seat.reached_step is not None and seat.reached_step >= game.step:
+        return True
+    if row.held:
+        sent = session.exec(select(OutboxMessage.id).where(
+            OutboxMessage.id.in_(list(row.held)),
+            (OutboxMessage.published_at.is_not(None))
+            | (OutboxMessage.delivered_at.is_not(None)))).first()
+        return sent is not None
+    return False
+
+
+def retract(session: Session, game_id: int, seat: str, step: int,
+            now: datetime | None = None) -> Retracted:
+    """Take back ``seat``'s last move, the game being at ``step`` (the step it led to), or
+    raise RetractRefused (why) or games.StaleStep; commits."""
+    try:
+        return _retract(session, game_id, seat, step, now or utcnow())
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _why_not(session: Session, game, seat: str) -> RetractRefused:
+    """Why the game's last move is not one ``seat`` may take back (no Retractable row)."""
+    orders = session.exec(select(Order).where(Order.game_id == game.id,
+                                              Order.step == game.step - 1)).all()
+    if len(orders) > 1:
+        return refused("sealed")
+    if not orders or orders[0].seat != seat or orders[0].status != "applied":
+        return refused("nothing")
+    # The move's own segment: the log in play after the order's first action (replayed rows).
+    log = [[row.seat, row.action] for row in games.log_of(session, game.id)]
+    first = orders[0].actions[0] if orders[0].actions else None
+    start = max((i for i, e in enumerate(log) if e == [seat, first]), default=None)
+    if start is None:
+        return refused("nothing")
+    code = engine.why_final(games._load(game), seat, log[start:])
+    return refused(code or "no_hold")
+
+
+def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime) -> Retracted:
+    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()
+                        .execution_options(populate_existing=True)).first()
+    if game is None:
+        raise games.GameNotFound(game_id)
+    if game.status != "active":
+        raise refused("game_over" if game.status == "finished" else "nothing")
+    if step != game.step:
+        raise games.StaleStep(game.step, games._prompt(game, seat))
+    row = session.exec(select(Retractable).where(Retractable.game_id == game.id,
+                                                 Retractable.step == game.step - 1)).first()
+    if row is None or row.retracted_at is not None:
+        raise _why_not(session, game, seat)
+    if row.seat != seat:
+        raise refused("nothing")
+    if aware(row.until) <= now:
+        raise refused("hold_over")
+    if _seen(session, game, row):
+        raise refused("seen")
+    offset = game.log_offset or 0
+    in_play = [[r.seat, r.action] for r in games.log_of(session, game.id)]
+    kept, taken = in_play[:row.log_from], in_play[row.log_from:]
+    # The log keeps the move, marked taken back, and one entry more records the retraction.
+    session.execute(update(LogEntry).where(LogEntry.game_id == game.id,
+                                           LogEntry.seq >= offset + row.log_from,
+                                           LogEntry.retraction.is_(None))
+                    .values(retraction="retracted"))
+    session.add(LogEntry(game_id=game.id, seq=offset + len(in_play), seat=seat,
+                         action=f"retract {row.step}", retraction="retraction"))
+    state = engine.replay(game.game_type, game.seed, kept, options=game.options)
+    new_step = games._compare_and_set(session, game, game.step, state, now)
+    session.execute(update(Game).where(Game.id == game.id)
+                    .values(log_offset=offset + len(taken) + 1))
+    # The next seat's mails and webhooks, held for the move: withdrawn, never sent.
+    if row.held:
+        session.execute(delete(OutboxMessage).where(OutboxMessage.id.in_(list(row.held)),
+                                                    OutboxMessage.published_at.is_(None),
+                                                    OutboxMessage.delivered_at.is_(None)))
+    session.execute(update(Order).where(Order.game_id == game.id, Order.step == row.step,
+                                        Order.seat == seat)
+                    .values(status="retracted", updated_at=now))
+    row.retracted_at = now
+    session.add(row)
+    # The mover acted: reached at the decision the retraction gives back to them.
+    reach.record(session.connection(), game.id, seat, new_step, "order", now)
+    session.commit()
+    return Retracted(step=new_step, state=state)
