@@ -21,6 +21,7 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           "idempotencykey", "mailsent",
           "usedlink", "inboundmail", "standingorder", "autoorder", "webhook", "webhooksent",
           "digest", "usedsignin"}
+TABLES |= {"rematchoffer", "rating", "ratedgame"}  # issue 27 item 6: rematches and ratings
 
 
 def test_migration_creates_every_table(db_engine):
