@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import live, outbox, reach
+from server.services import live, outbox, ratings, reach
 from server.services.standing import Standing
 
 
@@ -130,6 +130,7 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     active = state.active()
     if not active:
         outbox.write(session, "game_over", {"game_id": game.id})
+        ratings.write_request(session, game.id)
         return
     for seat in active:
         if _simultaneous(active) and _forced(state, seat):
