@@ -325,7 +325,7 @@ class MailSent(SQLModel, table=True):
 # --- Issue 27 item 6: rematches and ratings per role ------------------------------------------
 class RematchOffer(SQLModel, table=True):
     """A rematch offered after a finished game (server/services/rematch.py): one row per game.
-    ``swap``: the roles change hands (rotated among the players) or are kept; ``accepted``:
+    ``swap``: the roles are swapped (rotated among the players) or are kept; ``accepted``:
     the user ids who said yes (the offerer first); ``status`` "open", "withdrawn" or "made"
     (``new_game_id`` the rematch). A second offer while one is open joins it (an acceptance);
     a new offer after a withdrawal opens the row again."""

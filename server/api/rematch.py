@@ -24,7 +24,7 @@ blp = Blueprint("rematch", __name__, url_prefix="/api/v1",
 
 class RematchOfferSchema(ma.Schema):
     swap = fields.Boolean(load_default=True, metadata={
-        "description": "true (the default): the roles change hands (two seats swap; more "
+        "description": "true (the default): the roles are swapped (two seats swap; more "
                        "rotate); false: everyone keeps their seat. Bots keep their seats, "
                        "unless only one person played"})
 
