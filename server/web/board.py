@@ -22,7 +22,7 @@ from server.games import presenter
 from server.i18n import game_text
 from server.models import Game, User, aware, utcnow
 from server.parsing import whole
-from server.services import display_names, games, lobby, play, reach
+from server.services import display_names, games, lobby, play, reach, rematch
 from server.web.accounts import check_form
 from server.web.decision_form import (NOTHING_ASKED, Refused, build, compose, explain, keep,
                                       nothing_chosen)
@@ -213,6 +213,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         refusal=refusal,
         outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc),
         standing_orders=standing_section(session, game, seat),
+        rematch_of=rematch.rematch_of(session, game.id),     # issue 27: links old and new
         **shown.page(view, seat, loc))
 
 

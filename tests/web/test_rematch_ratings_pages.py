@@ -75,11 +75,14 @@ def test_rematch_from_the_result_page_accepted_by_the_mail_link(app, jack, dick,
     with Session(db_engine(app)) as s:
         assert s.get(Game, offer.new_game_id).options == s.get(Game, gid).options
     # The pages link the games; the link acted once.
+    page = jack.get(f"/games/{offer.new_game_id}").get_data(as_text=True)
+    assert f'href="/games/{gid}/result"' in page and "is the rematch of game" in page
     assert f"/games/{offer.new_game_id}" in jack.get(f"/games/{gid}/result").get_data(
         as_text=True)
-    again = stranger.post(f"/games/{gid}/rematch", data={"csrf_token": csrf(page), "t": token,
+    fresh = csrf(stranger.get("/sign-in").data)
+    again = stranger.post(f"/games/{gid}/rematch", data={"csrf_token": fresh, "t": token,
                                                          "action": "accept"})
-    assert again.status_code == 409 and "used already" in again.get_data(as_text=True)
+    assert again.status_code == 409 and "used already" in again.get_data(as_text=True), again.get_data(as_text=True)[-1500:]
     made = f"the new game #{offer.new_game_id} has started"
     deadline = time.monotonic() + 10       # the mails go out as their tasks run
     while not any(made in _text(m) for m in smtp_catcher.to(jack.email)):
