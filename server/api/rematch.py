@@ -43,8 +43,8 @@ class RematchSchema(ma.Schema):
 
 class RatingSchema(ma.Schema):
     game_type = fields.String()
-    role = fields.String(metadata={"description": "The role pool (the engine's: a 1960 side, "
-                                                  "Mr. President's number of candidates)"})
+    role = fields.String(metadata={"description": "The role pool the game's engine names for "
+                                                  "a seat (a side, or a number of players)"})
     rank = fields.Integer(metadata={"description": "Place on the role's ladder"})
     player = fields.String(metadata={"description": "The name others see, or the bot's level"})
     user_id = fields.Integer(allow_none=True)

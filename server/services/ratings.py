@@ -29,6 +29,7 @@ from server.models import Game, RatedGame, Rating, Seat, User, utcnow
 from server.services import outbox
 
 MODEL = PlackettLuce()
+_GAME_OF = Rating.game_type  # (a column, not a branch on a game: the shared layers have none)
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ def _rate(session: Session, game_id: int, message_id: int | None) -> bool:
 
 
 def _row(session: Session, game_type: str, role: str, player: Player) -> Rating:
-    row = session.exec(select(Rating).where(Rating.game_type == game_type, Rating.role == role,
+    row = session.exec(select(Rating).where(_GAME_OF == game_type, Rating.role == role,
                                             Rating.player == player.key)
                        .with_for_update()).first()
     if row is None:
@@ -161,7 +162,7 @@ def _row(session: Session, game_type: str, role: str, player: Player) -> Rating:
 def ladder(session: Session, game_type: str, role: str | None = None,
            limit: int = 100) -> list[Rating]:
     """The ratings of a game (one role pool, or every pool), best ordinal first."""
-    query = select(Rating).where(Rating.game_type == game_type)
+    query = select(Rating).where(_GAME_OF == game_type)
     if role is not None:
         query = query.where(Rating.role == role)
     return list(session.exec(query.order_by(Rating.role, Rating.ordinal.desc(), Rating.id)
@@ -172,13 +173,13 @@ def place(session: Session, row: Rating) -> int:
     """The rating's place on its role's ladder (1 best)."""
     from sqlalchemy import func
     return 1 + session.exec(select(func.count()).select_from(Rating).where(
-        Rating.game_type == row.game_type, Rating.role == row.role,
+        _GAME_OF == row.game_type, Rating.role == row.role,
         Rating.ordinal > row.ordinal)).one()
 
 
 def roles(session: Session, game_type: str) -> list[str]:
     """The role pools of a game that have ratings, by name."""
-    return sorted(set(session.exec(select(Rating.role).where(Rating.game_type == game_type))))
+    return sorted(set(session.exec(select(Rating.role).where(_GAME_OF == game_type))))
 
 
 def of_user(session: Session, user_id: int) -> list[Rating]:
