@@ -5,6 +5,7 @@ the ladder and a player's ratings; the OpenAPI document lists the endpoints."""
 
 from __future__ import annotations
 
+import pytest
 from sqlmodel import select
 
 from server.models import Game, OutboxMessage, RatedGame, Rating, Seat
@@ -166,3 +167,48 @@ def test_openapi_lists_the_rematch_and_ratings_endpoints(client):
     assert "post" in paths["/api/v1/games/{game_id}/rematch/accept"]
     assert "get" in paths["/api/v1/ratings"]
     assert "get" in paths["/api/v1/users/{user_id}/ratings"]
+
+
+def test_a_game_played_to_its_end_is_rated_and_its_bots_too(client, store):
+    """A game the engine ends (not a resignation): two bots of Mr. President play it out
+    (Celery runs eagerly: each bot's task runs as its row is published)."""
+    ann = client.signup("ann@example.org", "Ann")
+    r = client.post("/games", ann, json={"game_type": "mrpresident",
+                                         "options": {"players": 2, "edition": "chalkboard"},
+                                         "seats": {}, "bots": {"p1": "random", "p2": "greedy"}})
+    gid = r.get_json()["game"]["id"]
+    store.set_seed(gid, "rated-by-the-engine")
+    assert client.post(f"/games/{gid}/start", ann).status_code == 200
+    game = store.game(gid)
+    assert game.status == "finished" and game.result["termination"] not in ("resigned",
+                                                                            "forfeited")
+    ladder = {e["bot"]: e for e in client.get("/ratings?game=mrpresident").get_json()}
+    assert set(ladder) == {"random", "greedy"} and {e["role"] for e in ladder.values()} == {
+        "2 candidates"}
+    winner = game.result["winner"]
+    won, lost = ("random", "greedy") if winner == "p1" else ("greedy", "random")
+    assert winner is not None                   # every Mr. President game has one
+    assert ladder[won]["mu"] > ladder[lost]["mu"] and ladder[won]["wins"] == 1
+
+
+def test_what_others_see_of_a_rematch_and_the_ratings(client, store, players):
+    """A private game's rematch is nobody else's business; ratings name players by the name
+    they chose, never by their address; a rematch link works for its own game only."""
+    ann, bob = players["kennedy"], players["nixon"]
+    eve = client.signup("eve@example.org", "")
+    gid = _finished(client, store, ann, bob)
+    assert client.post(f"/games/{gid}/rematch", ann, json={}).status_code == 200
+    is_problem(client.get(f"/games/{gid}/rematch", eve), 404)
+    is_problem(client.delete(f"/games/{gid}/rematch", eve), 404)
+    is_problem(client.post(f"/games/{gid}/rematch/accept", eve), 404)
+    for path in ("/ratings?game=tmotp", f"/users/{ann.id}/ratings", f"/users/{eve.id}/ratings"):
+        assert "@" not in client.get(path).get_data(as_text=True)
+    assert client.get(f"/users/{eve.id}/ratings").get_json() == {
+        "user_id": eve.id, "player": f"Player {eve.id}", "ratings": []}
+    from server.services import rematch
+    from server.services.lobby import LobbyError
+    token = rematch.make_token("s" * 32, gid, bob.id, "accept")
+    with store.session() as s:
+        with pytest.raises(LobbyError, match="not for this game"):
+            rematch.read_token(s, "s" * 32, token, gid + 1, 3600)
+        assert rematch.read_token(s, "s" * 32, token, gid, 3600)[:2] == (bob.id, "accept")
