@@ -212,3 +212,17 @@ def test_what_others_see_of_a_rematch_and_the_ratings(client, store, players):
         with pytest.raises(LobbyError, match="not for this game"):
             rematch.read_token(s, "s" * 32, token, gid + 1, 3600)
         assert rematch.read_token(s, "s" * 32, token, gid, 3600)[:2] == (bob.id, "accept")
+
+
+def test_a_forfeited_game_is_rated_and_may_be_played_again(client, store, players):
+    """A missed deadline where the game forfeits (the sweeper ends it through lobby.resign)."""
+    from server.services import lobby
+    ann, bob = players["kennedy"], players["nixon"]
+    gid = client.two_player_game(store, ann, bob)
+    with client.tc.application.app_context(), store.session() as s:   # its tasks run inline
+        game = lobby.resign(s, gid, "kennedy", forfeit=True)
+        assert game.result["termination"] == "forfeited" and game.result["winner"] == "nixon"
+    ladder = {e["role"]: e for e in client.get("/ratings?game=tmotp").get_json()}
+    assert ladder["nixon"]["player"] == "Bob" and ladder["nixon"]["wins"] == 1
+    assert ladder["nixon"]["mu"] > ladder["kennedy"]["mu"]
+    assert client.post(f"/games/{gid}/rematch", bob, json={}).get_json()["status"] == "open"
