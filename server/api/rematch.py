@@ -11,6 +11,7 @@ from sqlmodel import select
 
 from server import db
 from server.api import auth
+from server.api.schemas import StrictBoolean
 from server.api.games import documents
 from server.api.problems import Problem, not_found
 from server.models import Game, RematchOffer, Seat, User
@@ -23,7 +24,7 @@ blp = Blueprint("rematch", __name__, url_prefix="/api/v1",
 
 
 class RematchOfferSchema(ma.Schema):
-    swap = fields.Boolean(load_default=True, metadata={
+    swap = StrictBoolean(load_default=True, metadata={
         "description": "true (the default): the roles are swapped (two seats swap; more "
                        "rotate); false: everyone keeps their seat. Bots keep their seats, "
                        "unless only one person played"})
