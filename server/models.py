@@ -452,3 +452,53 @@ class Retractable(SQLModel, table=True):
     until: datetime = Field(sa_type=TZ)
     held: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     retracted_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+# --- Issue 27 item 6: rematches and ratings per role ------------------------------------------
+class RematchOffer(SQLModel, table=True):
+    """A rematch offered after a finished game (server/services/rematch.py): one row per game.
+    ``swap``: the roles are swapped (rotated among the players) or are kept; ``accepted``:
+    the user ids who said yes (the offerer first); ``status`` "open", "withdrawn" or "made"
+    (``new_game_id`` the rematch). A second offer while one is open joins it (an acceptance);
+    a new offer after a withdrawal opens the row again."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", unique=True)
+    offered_by: int = Field(foreign_key="user.id")
+    swap: bool = True
+    accepted: list[int] = Field(default_factory=list,
+                                sa_column=Column(JSON, nullable=False, server_default="[]"))
+    status: str = Field(default="open", max_length=20)
+    new_game_id: Optional[int] = Field(default=None, foreign_key="game.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class Rating(SQLModel, table=True):
+    """A player's OpenSkill rating in one game's role pool (engine GameInfo.rating_role):
+    a user's (``user_id``) or a bot level's (``bot``, "strong"...), never both.
+    ``ordinal`` (mu - 3 sigma) orders the ladder."""
+
+    __table_args__ = (UniqueConstraint("game_type", "role", "player", name="uq_rating_player"),
+                      Index("ix_rating_ladder", "game_type", "role", "ordinal"))
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_type: str = Field(max_length=50)
+    role: str = Field(max_length=50)
+    player: str = Field(max_length=60)  # "user:<id>" or "bot:<level>"
+    user_id: Optional[int] = Field(default=None, foreign_key="user.id", index=True)
+    bot: Optional[str] = Field(default=None, max_length=30)
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int = 0
+    wins: int = 0
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class RatedGame(SQLModel, table=True):
+    """A finished game whose players' ratings were updated: a game is rated once.
+    ``changes``: per seat, the pool, the player and the rating before and after."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    rated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    changes: list[dict[str, Any]] = Field(default_factory=list,
+                                          sa_column=Column(JSON, nullable=False))

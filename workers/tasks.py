@@ -22,7 +22,7 @@ from server import db
 from server.models import TaskFailure, utcnow
 from server.mail import delivery, replies, smtp, webhook_queue
 from server.mail.recipients import MailSettings
-from server.services import bots, deadlines, digests, games, outbox
+from server.services import bots, deadlines, digests, games, outbox, ratings
 from workers.app_context import FlaskTask, flask_app
 from workers.celery_app import celery
 
@@ -67,6 +67,14 @@ def bot_move(game_id: int, seat: str, step: int, message_id: int | None = None) 
     commit."""
     with Session(db.get_engine()) as session:
         return bots.play(session, game_id, seat, step, message_id=message_id)
+
+
+@celery.task(base=FlaskTask, name="whistlestop.rate_game", ignore_result=True, **RETRIES)
+def rate_game(game_id: int, message_id: int | None = None) -> bool:
+    """Update the ratings of a finished game's players, once (server/services/ratings.py);
+    a repeat does nothing. Returns whether this run rated it."""
+    with Session(db.get_engine()) as session:
+        return ratings.rate(session, game_id, message_id=message_id)
 
 
 @celery.task(base=FlaskTask, name="whistlestop.notify", ignore_result=True,

@@ -23,7 +23,10 @@ class GameInfo:
     decision of the game in advance (``"ask"`` among the values files none); the state says
     which kind answers the decision a seat has now, and how
     (``GameState.standing_policy`` / ``standing_answer``). A game without such decisions
-    declares none."""
+    declares none.
+    ``rating_role(checked options, seat, players) -> str``: the role pool a seat's player is
+    rated in (issue 27: ratings per role in an asymmetric game): players of one pool are
+    compared with each other only. None: each seat is its own pool (its id)."""
     game_id: str
     min_players: int
     max_players: int
@@ -32,6 +35,13 @@ class GameInfo:
     seats_for: Callable[[dict], "list[str] | tuple[str, ...]"]
     option_defaults: Mapping[str, object] = field(default_factory=dict)
     standing_policies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    rating_role: "Callable[[dict, str, int], str] | None" = None
+
+    def role_of(self, options: dict | None, seat: str) -> str:
+        """The rating pool of ``seat`` in a game with these options (OptionsError if bad)."""
+        checked = self.check_options(dict(options or {}))
+        players = len(tuple(self.seats_for(checked)))
+        return self.rating_role(checked, seat, players) if self.rating_role else seat
 
     def seats(self, options: dict | None = None) -> tuple[str, ...]:
         """The seats of a game with these options (raises OptionsError if they are bad)."""

@@ -61,6 +61,11 @@ class Presenter:
         """Seat id -> the seat's name in ``loc``."""
         return dict(self.terms(loc)["seats"])
 
+    def rating_role_name(self, role: str, loc: str) -> str:
+        """The name of a rating pool (the engine's ``GameInfo.rating_role``) in ``loc``: by
+        default a seat's name, as a pool per seat is."""
+        return self.seat_names(loc).get(role, role)
+
     def text_names(self, loc: str) -> dict[str, Callable]:
         """How the game's texts (engine messages, server/i18n/game_text.py) name their
         arguments, by kind ("seat", "card", "state", ...): kind -> a function of the argument."""

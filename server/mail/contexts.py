@@ -278,6 +278,19 @@ def game_over(game_id: int, seat: str | None, view: dict, result: dict | None, s
             "summary": summary(view, seat, len(view.get("notes", [])), locale)}
 
 
+def rematch(game_id: int, seat: str | None, player_name: str, locale: str, links: Links,
+            preferences_url: str | None = None, *, game_type: str, event: str, who: str,
+            swap: bool, accept_url: str | None, new_game_id: int | None) -> dict:
+    """A rematch of a finished game: ``event`` offered, accepted, withdrawn or made; ``who``
+    did it (as the reader sees their name); ``accept_url``: the reader's signed link to say
+    yes, while they have not."""
+    return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
+            "event": event, "who": who, "swap": swap, "accept_url": accept_url,
+            "result_url": links.result(game_id),
+            "new_game_id": new_game_id,
+            "new_game_url": links.game(new_game_id) if new_game_id else None}
+
+
 def seat_joined(game_id: int, seat: str | None, player_name: str, joined_name: str,
                 joined_seat: str, all_seated: bool, locale: str, links: Links,
                 preferences_url: str | None = None, *, game_type: str) -> dict:

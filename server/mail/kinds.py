@@ -26,6 +26,7 @@ INFORMATIONAL = {
     "step_resolved": N_("choices are revealed while nothing is asked of you"),
     "order_received": N_("an order you sent by mail is played or sealed"),
     "game_over": N_("a game is over"),
+    "rematch": N_("a rematch is offered, answered or made"),
 }
 
 # The needed kinds: never stopped by a mail's link, only by the signed-in user's "no mail".

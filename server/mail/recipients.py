@@ -28,8 +28,8 @@ from server.games import presenter
 from server.mail import contexts, kinds, reply_address
 from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
                            Webhook, utcnow)
-from server.services import (display_names, games, links, reach, schedule_links, sign_in,
-                             standing, users, vacations)
+from server.services import (display_names, games, links, reach, rematch, schedule_links,
+                             sign_in, standing, users, vacations)
 
 
 @dataclass(frozen=True)
@@ -469,9 +469,12 @@ def _game_over(session, payload, settings) -> list[Envelope]:
         return []
     state = _state(game)
     return [Envelope(seat.seat, user.email, user.locale, "game_over",
-                     contexts.game_over(game.id, seat.seat, state.view(seat.seat), game.result,
-                                        game.seed, game.seed_hash, _name(user), user.locale,
-                                        settings.links, None),
+                     {**contexts.game_over(game.id, seat.seat, state.view(seat.seat),
+                                           game.result, game.seed, game.seed_hash, _name(user),
+                                           user.locale, settings.links, None),
+                      # Issue 27: a signed link offering a rematch (its page asks first).
+                      "rematch_url": rematch.link_url(settings.secret, settings.base_url,
+                                                      game.id, user.id, "offer")},
                      game.id, seat.seat, user.id)
             for seat, user in _seated(session, game.id)
             if _reaches(session, user, "game_over")]
@@ -625,6 +628,35 @@ def _schedule(session, payload, settings) -> list[Envelope]:
     return found
 
 
+def _rematch(session, payload, settings) -> list[Envelope]:
+    """A rematch offered, accepted, withdrawn or made (server/services/rematch.py): every
+    player but the one who did it is told; while the offer is open, those who have not said
+    yes get a signed link to accept; once made, everyone gets the new game's address."""
+    game = session.get(Game, payload["game_id"])
+    offer = rematch.current(session, payload["game_id"]) if game else None
+    if game is None or offer is None:
+        return []
+    event = payload["event"]
+    actor = session.get(User, payload["by"]) if payload.get("by") else None
+    found = []
+    for seat, user in _seated(session, game.id):
+        if (actor is not None and user.id == actor.id) or not _reaches(session, user,
+                                                                        "rematch"):
+            continue
+        accept = (rematch.link_url(settings.secret, settings.base_url, game.id, user.id,
+                                   "accept")
+                  if offer.status == "open" and event != "withdrawn"
+                  and user.id not in offer.accepted else None)
+        context = contexts.rematch(
+            game.id, seat.seat, _name(user), user.locale, settings.links,
+            game_type=game.game_type, event=event,
+            who=_name(actor, user.locale) if actor else "", swap=offer.swap,
+            accept_url=accept, new_game_id=payload.get("new_game_id"))
+        found.append(Envelope(seat.seat, user.email, user.locale, "rematch", context, game.id,
+                              seat.seat, user.id))
+    return found
+
+
 # The kinds whose builder is told its row's id (``outbox_id``): the step's resolution looks
 # for decision mails written after it.
 _BY_ROW = ("step_resolved",)
@@ -636,7 +668,7 @@ _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in,
              "webhook_disabled": _webhook_disabled, "not_reached": _not_reached,
              "pause": _schedule, "extension": _schedule,
-             "unsubscribed": _unsubscribed}
+             "unsubscribed": _unsubscribed, "rematch": _rematch}
 
 
 def reply_to(settings: MailSettings, envelope: Envelope) -> str | None:

@@ -21,7 +21,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
 KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_over",
          "order_received", "order_refused", "reply_unknown", "reply_foreign", "reminder",
          "deadline_passed", "step_resolved", "digest", "sign_in", "webhook_disabled",
-         "not_reached", "unsubscribed", "pause", "extension")
+         "not_reached", "unsubscribed", "pause", "extension", "rematch")
 
 # Every rule inlined, but the at-rules (the dark colour scheme's @media) kept in a <style>: they
 # cannot be inlined, and the clients that read them (Apple Mail, iOS, Outlook.com) apply them.

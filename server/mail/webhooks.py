@@ -100,6 +100,7 @@ NEWS = {
     "game_started": N_("Your game has started."),
     "your_decision": N_("It is your move."),
     "game_over": N_("The game is over."),
+    "rematch": N_("A rematch of your game was offered, answered or made."),
     "order_received": N_("Your order by mail was read."),
     "order_refused": N_("Your order by mail was not applied."),
     "reminder": N_("A deadline is near: it is your move."),

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import holds, live, outbox, quiet_hours, reach
+from server.services import holds, live, outbox, quiet_hours, ratings, reach
 from server.services.standing import Standing
 
 
@@ -135,6 +135,7 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     active = state.active()
     if not active:
         outbox.write(session, "game_over", {"game_id": game.id})
+        ratings.write_request(session, game.id)
         return []
     asked = []
     for seat in active:

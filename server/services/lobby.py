@@ -19,7 +19,7 @@ from server.catalogue import N_
 from server.models import Game, Order, OutboxMessage, Seat, Spectator, User, utcnow
 from server.raw_sql import Raw
 from server.services import games as orders
-from server.services import live
+from server.services import live, ratings
 from server.services.users import normalize_email, proven, sha256_hex
 
 
@@ -406,6 +406,7 @@ def resign(session: Session, game_id: int, seat: str, *, step: int | None = None
             order.status = "superseded"
             session.add(order)
         session.add(OutboxMessage(kind="game_over", payload={"game_id": game_id}))
+        ratings.write_request(session, game_id)  # resigned and forfeited games are rated too
         if before_commit is not None:
             before_commit(session, game)
         session.commit()

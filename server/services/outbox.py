@@ -124,6 +124,8 @@ def _task_for(row: Written) -> tuple[str, tuple, dict]:
                                             row.id), {}
     if row.kind == "reply":
         return "whistlestop.handle_reply", (row.payload["inbound_id"], row.id), {}
+    if row.kind == "rate_game":
+        return "whistlestop.rate_game", (row.payload["game_id"], row.id), {}
     if row.kind == "bot_move":
         p = row.payload
         return "whistlestop.bot_move", (p["game_id"], p["seat"], p["step"], row.id), \

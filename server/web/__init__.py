@@ -33,5 +33,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(schedule.bp)  # vacations, quiet hours, pauses, extensions
     from server.web import retract
     app.register_blueprint(retract.bp)  # issue 27: taking a move back
+    from server.web import rematch, ratings
+    app.register_blueprint(rematch.bp)   # issue 27 item 6: rematches
+    app.register_blueprint(ratings.bp)   # issue 27 item 6: the ladder and players' pages
     from server.web import live
     app.register_blueprint(live.bp)  # the game page's live news (server-sent events)

@@ -22,7 +22,7 @@ from server.games import presenter
 from server.i18n import game_text
 from server.models import Game, User, aware, utcnow
 from server.parsing import whole
-from server.services import display_names, games, lobby, play, reach, retract
+from server.services import display_names, games, lobby, play, reach, rematch, retract
 from server.web.accounts import check_form
 from server.web.decision_form import (NOTHING_ASKED, Refused, build, compose, explain, keep,
                                       nothing_chosen)
@@ -218,6 +218,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         notes=notes_section(session, game, seat),
         schedule=schedule_section(session, game, seat),
         take_back=_take_back(session, game, seat, decision, names),
+        rematch_of=rematch.rematch_of(session, game.id),     # issue 27: links old and new
         **shown.page(view, seat, loc))
 
 

@@ -25,8 +25,9 @@ from server.i18n import game_text
 from server.models import Game, User
 from server.services import display_names, games, lobby
 from server.web.board import _result, _seat_and_game
+from server.web import rematch
 from server.web.notes_section import replay_notes
-from server.web.pages import page
+from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.words import _, locale
 
@@ -156,6 +157,7 @@ def show_result(game_id: int):
         return page(shown.part("result.html"), 200, loc, part=shown.part, game=game,
                     result=_result(game, view, loc), players=_players(session, game, loc),
                     **shown.result(view, loc),
+                    rematch=rematch.section(session, game, reader()),
                     replay_url=f"{request.url_root.rstrip('/')}/games/{game.id}/replay")
 
 

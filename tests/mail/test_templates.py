@@ -287,6 +287,22 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
             12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
             kind="extension", event="refused", by_seat="nixon", by_name="Dick",
             deadline_at=DEADLINE, hours=72),
+        # Issue 27 item 6: a rematch offered (with the reader's link to accept), withdrawn and
+        # made; the game-over mail's link offering one.
+        "rematch": contexts.rematch(
+            12, "nixon", "Dick", locale, LINKS, preferences_url=dick, game_type="tmotp",
+            event="offered", who="Jack", swap=True,
+            accept_url=f"{LINKS.base_url}/games/12/rematch?t=TOKEN", new_game_id=None),
+        "rematch-withdrawn": contexts.rematch(
+            12, "nixon", "Dick", locale, LINKS, preferences_url=dick, game_type="tmotp",
+            event="withdrawn", who="Jack", swap=False, accept_url=None, new_game_id=None),
+        "rematch-made": contexts.rematch(
+            12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
+            event="made", who="", swap=True, accept_url=None, new_game_id=13),
+        "game_over-rematch": {**contexts.game_over(
+            12, "nixon", over.view("nixon"), over.outcome().to_dict(), "golden-end",
+            "cd34" * 16, "Dick", locale, LINKS, preferences_url=dick),
+            "rematch_url": f"{LINKS.base_url}/games/12/rematch?t=TOKEN"},
         # Mr. President: every kind about a game, in the same templates
         **golden_mrpresident.contexts_by_kind(
             locale, LINKS, _signed, PREFS, NOW, DEADLINE,

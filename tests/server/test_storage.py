@@ -25,6 +25,7 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           # issue 27, items 4 and 5 (server/migrations/versions/0016_schedule.py)
           "quiethours", "vacation", "gamepause", "extension",
           "retractable"}  # issue 27, retract
+TABLES |= {"rematchoffer", "rating", "ratedgame"}  # issue 27 item 6: rematches and ratings
 
 
 def test_migration_creates_every_table(db_engine):

@@ -12,7 +12,10 @@ MrPresidentState.STEPS = STEPS
 MrPresidentState.THEN = THEN
 register(GAME_ID, new, MrPresidentState.from_dict, GameInfo(
     GAME_ID, min_players=2, max_players=4, simultaneous=True, check_options=check_options,
-    seats_for=lambda options: seats_for(options["players"]), option_defaults=OPTION_DEFAULTS))
+    seats_for=lambda options: seats_for(options["players"]), option_defaults=OPTION_DEFAULTS,
+    # The seats are alike, but a race of three or four is another game than a duel: one pool
+    # per number of candidates ("3 candidates").
+    rating_role=lambda _options, _seat, players: f"{players} candidates"))
 register_bot(GAME_ID, "greedy", lambda **budget: bots.GreedyBot())
 register_bot(GAME_ID, "strong", lambda **budget: bots.StrongBot(**budget))
 

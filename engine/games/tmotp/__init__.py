@@ -15,7 +15,9 @@ TmotpState.THEN = THEN
 register(GAME_ID, new, TmotpState.from_dict, GameInfo(
     GAME_ID, min_players=2, max_players=2, simultaneous=True, check_options=check_options,
     seats_for=lambda _options: SEATS, option_defaults=OPTION_DEFAULTS,
-    standing_policies=POLICIES))
+    standing_policies=POLICIES,
+    # Kennedy and Nixon are rated apart: an asymmetric game's sides are different skills.
+    rating_role=lambda _options, seat, _players: seat))
 register_bot(GAME_ID, "greedy", lambda **budget: bots.GreedyBot())
 register_bot(GAME_ID, "strong", lambda **budget: bots.StrongBot(**budget))
 

@@ -10,6 +10,8 @@ from server.catalogue import N_
 from server.i18n import gettext
 
 TITLE = N_("Mr. President")
+# A rating pool: the engine's "<n> candidates" (engine/games/mrpresident/__init__.py).
+CANDIDATES = N_("%(n)s candidates")
 
 WORDS = {"title_mrpresident": "Mr. President"}
 
@@ -27,6 +29,10 @@ class Words:
 
     def english_terms(self) -> dict[str, dict]:
         return ENGLISH
+
+    def rating_role_name(self, role: str, loc: str) -> str:
+        count = role.split(" ")[0]
+        return gettext(CANDIDATES, loc) % {"n": count} if count.isdigit() else role
 
     def text_names(self, loc: str) -> dict:
         words = self.terms(loc)

@@ -1,0 +1,97 @@
+"""The ratings on the pages (issue 27 item 6): a game's public ladder, a section per role pool
+(/ladder/<game>), and a player's page (/players/<id>): their ratings per game and role, and
+their recent finished games. Public, like results: names are the ones players chose (never an
+address), bots by their level."""
+
+from __future__ import annotations
+
+import engine.core as game_engine
+from flask import Blueprint, abort
+
+from server import db
+from server.games import UnknownGame, presenter
+from server.models import User
+from server.services import display_names, ratings
+from server.web.pages import page
+from server.web.seats import names as seat_names
+from server.web.words import N_, _, locale
+
+bp = Blueprint("ratings_pages", __name__)
+
+
+# A bot's name on the ladder: rated as a player of its own, one per level.
+BOTS = {"random": N_("Bot (random)"), "greedy": N_("Bot (greedy)"), "strong": N_("Bot (strong)")}
+
+
+def _player_name(row, names: dict) -> str:
+    if row.bot:
+        return _(BOTS[row.bot]) if row.bot in BOTS else _("Bot (%(level)s)", level=row.bot)
+    return names[row.player]
+
+
+def _entry(row, names: dict, shown, loc: str, place: int) -> dict:
+    return {"place": place, "name": _player_name(row, names), "user_id": row.user_id,
+            "role": shown.rating_role_name(row.role, loc), "ordinal": f"{row.ordinal:.1f}",
+            "mu": f"{row.mu:.1f}", "sigma": f"{row.sigma:.1f}", "games": row.games,
+            "wins": row.wins}
+
+
+@bp.get("/ladder/<game_type>")
+def ladder(game_type: str):
+    loc = locale()
+    if game_type not in game_engine.games():
+        abort(404)
+    try:
+        shown = presenter(game_type)
+    except UnknownGame:
+        abort(404)
+    with db.reading(db.session()) as session:
+        rows = ratings.ladder(session, game_type, limit=500)
+        names = ratings.names(session, rows, lambda user: display_names.shown(user, _))
+    pools: dict[str, list] = {}
+    for row in rows:
+        pool = pools.setdefault(row.role, [])
+        pool.append(_entry(row, names, shown, loc, len(pool) + 1))
+    sections = [{"role": role, "id": f"role-{n}", "name": shown.rating_role_name(role, loc),
+                 "entries": entries} for n, (role, entries) in enumerate(pools.items())]
+    return page("ladder.html", 200, loc, title=shown.title(loc), sections=sections,
+                games=[{"id": p.game, "title": p.title(loc)} for p in _presenters()],
+                game_type=game_type)
+
+
+def _presenters():
+    from server.games import presenters
+    return presenters()
+
+
+@bp.get("/players/<int:user_id>")
+def player(user_id: int):
+    loc = locale()
+    with db.reading(db.session()) as session:
+        user = session.get(User, user_id)
+        if user is None:
+            abort(404)
+        rows = ratings.of_user(session, user_id)
+        entries = []
+        for row in rows:
+            try:
+                shown = presenter(row.game_type)
+            except UnknownGame:
+                continue
+            entries.append({**_entry(row, {row.player: ""}, shown, loc,
+                                     ratings.place(session, row)),
+                            "game": shown.title(loc), "game_type": row.game_type})
+        recent = []
+        for game, seat in ratings.recent_games(session, user_id):
+            try:
+                shown = presenter(game.game_type)
+            except UnknownGame:
+                continue
+            winner = (game.result or {}).get("winner")
+            recent.append({"id": game.id, "game": shown.title(loc),
+                           "seat": seat_names(game.game_type, loc).get(seat, seat),
+                           "outcome": _("Won") if winner == seat else
+                           _("No winner") if winner is None else _("Lost"),
+                           "finished_at": game.finished_at})
+        name = display_names.shown(user, _)
+    return page("player.html", 200, loc, name=name, ratings=entries, recent=recent)
