@@ -21,6 +21,7 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           "idempotencykey", "mailsent",
           "usedlink", "inboundmail", "standingorder", "autoorder", "webhook", "webhooksent",
           "digest", "usedsignin"}
+TABLES |= {"gamechat", "chatmessage", "chatread", "chatmute", "chatreport"}  # issue 27: chat
 
 
 def test_migration_creates_every_table(db_engine):
