@@ -18,7 +18,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from server import __version__
-from server.api import auth, games, orders, problems, schemas, standing_orders, users
+from server.api import auth, chat, games, orders, problems, schemas, standing_orders, users
 from server.problem_json import MEDIA_TYPE
 from server.services.games import GameNotFound, StaleStep
 from server.services.lobby import LobbyError
@@ -104,7 +104,7 @@ def _not_found(_exc: GameNotFound):
     return problems.not_found().response()
 
 
-BLUEPRINTS = (users.blp, games.blp, orders.blp, standing_orders.blp, docs)
+BLUEPRINTS = (users.blp, games.blp, orders.blp, standing_orders.blp, chat.blp, docs)
 for _blp in BLUEPRINTS:  # once, at import: a blueprint is set up before its first registration
     _blp.register_error_handler(problems.Problem, lambda exc: exc.response())
     _blp.register_error_handler(LobbyError, _lobby)

@@ -33,7 +33,7 @@ from sqlmodel import Session, select
 
 from server import db
 from server.games import presenter
-from server.mail import reply_address, reply_settings
+from server.mail import chat_replies, reply_address, reply_settings
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
@@ -87,6 +87,12 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
         _finish(engine, inbound_id, message_id, {"kind": str(reply.kind),
                                                   "reason": reply.reason}, [])
         return "ignored"
+    if chat_replies.is_chat(reply):  # a table-talk address: posted to the chat, never orders
+        try:
+            return chat_replies.handle(engine, inbound_id, message_id, reply, settings.secret,
+                                       _finish, _mark)
+        except AlreadyHandled:
+            return "duplicate"
     seat = _seat_of(engine, reply, settings)
     if seat is None:
         return _unknown(engine, inbound_id, message_id, reply, settings)

@@ -106,6 +106,7 @@ NEWS = {
     "deadline_passed": N_("A deadline passed in your game."),
     "step_resolved": N_("Everybody has chosen: the step is resolved."),
     "not_reached": N_("A deadline in your game waits: nothing has reached the player yet."),
+    "table_talk": N_("There is new table talk in your game."),
 }
 NEWS_OTHER = N_("There is news in your game.")
 

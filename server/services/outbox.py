@@ -118,7 +118,18 @@ def _task_for(row: Written) -> tuple[str, tuple, dict]:
         p = row.payload
         return "whistlestop.bot_move", (p["game_id"], p["seat"], p["step"], row.id), \
             {"countdown": p.get("delay") or None}
+    if row.kind == "table_talk":  # issue 27: a chat mail waits for more lines (services/chat.py)
+        return "whistlestop.chat_mail", (row.id,), {"countdown": _wait(row.payload) or None}
     return "whistlestop.notify", (row.id,), {}
+
+
+def _wait(payload: dict) -> float:
+    """Seconds until a row's ``not_before`` (0 when none, or past)."""
+    from datetime import datetime
+    at = payload.get("not_before")
+    if not at:
+        return 0.0
+    return max(0.0, (datetime.fromisoformat(at) - utcnow()).total_seconds())
 
 
 def publish(name: str, args: tuple, options: dict | None = None) -> None:

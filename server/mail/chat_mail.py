@@ -1,0 +1,99 @@
+"""The table-talk mails (server/services/chat.py): the builders of the outbox kinds
+"table_talk" (a reader's unread lines, batched: one mail per unread period) and "chat_report"
+(a reported line, to the operator's address).
+
+A "table_talk" row is written when a line arrives for a reader with no such mail waiting, and
+is sent after CHAT_MAIL_DELAY_SECONDS (workers/tasks.py ``chat_mail``); when it is built it
+carries every line still unread then, never a line of a user the reader mutes, and nothing at
+all when the reader has read meanwhile (their marker no longer names this row) or may no
+longer read the channel. Its reply address is the chat's own (server/mail/chat_address.py):
+a reply is posted to the chat, never read as an order.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from server.games import presenter
+from server.i18n import gettext, times
+from server.mail import chat_address
+from server.mail.recipients import Envelope, MailSettings
+from server.models import ChatMessage, ChatReport, Game, User
+from server.services import chat, display_names
+
+
+def _authors(session: Session, ids: set[int]) -> dict[int, User]:
+    return {u.id: u for u in session.exec(select(User).where(User.id.in_(ids)))} if ids else {}
+
+
+def table_talk(session: Session, payload: dict, settings: MailSettings) -> list[Envelope]:
+    """The reader's unread lines of one channel, if this row is still the mail waiting for
+    them; else nothing."""
+    game = session.get(Game, payload["game_id"])
+    user = session.get(User, payload["user_id"])
+    channel = payload["channel"]
+    if game is None or chat.deleted(user):
+        return []
+    if chat.waiting_mail(session, game.id, channel, user.id) != payload.get("outbox_id"):
+        return []  # read meanwhile: a later line wrote its own row
+    if user.id not in chat.readers(session, game, channel):
+        return []
+    found = chat.unread_lines(session, game.id, channel, user.id)
+    if not found:
+        return []
+    loc = user.locale
+    shown = presenter(game.game_type)
+    seats = shown.seat_names(loc)
+    authors = _authors(session, {line.user_id for line in found})
+    lines = [{"author": display_names.shown(authors.get(line.user_id),
+                                            lambda m: gettext(m, loc))
+              if line.user_id in authors else "",
+              "seat": seats.get(line.seat, line.seat) if line.seat else "",
+              "when": times.short(line.created_at, loc, user.time_zone),
+              "body": line.body} for line in found]
+    context = {"game_id": game.id, "game_title": shown.title(loc), "locale": loc,
+               "player_name": user.display_name or user.email.split("@")[0],
+               "spectators": channel == chat.SPECTATORS, "lines": lines,
+               "count": len(lines), "game_url": settings.links.game(game.id) + "#table-talk",
+               "preferences_url": settings.links.preferences()}
+    reply = chat_address.address(settings.secret, settings.domain, game.id, channel, user.id)
+    return [Envelope(f"chat:{channel}:{user.id}", user.email, loc, "table_talk", context,
+                     game.id, None, user.id, reply_address=reply)]
+
+
+def chat_report(session: Session, payload: dict, settings: MailSettings) -> list[Envelope]:
+    """A reported line, to the operator's address (in English: the operator's language is not
+    known)."""
+    report = session.get(ChatReport, payload["report_id"])
+    message = session.get(ChatMessage, report.message_id) if report else None
+    if message is None or not payload.get("address"):
+        return []
+    context = {"report_id": report.id, "message_id": message.id, "game_id": message.game_id,
+               "channel": message.channel, "author_id": message.user_id,
+               "reporter_id": report.user_id, "reason": report.reason, "body": message.body,
+               "posted": times.iso(message.created_at), "locale": "en",
+               "game_url": settings.links.game(message.game_id),
+               "preferences_url": settings.links.preferences()}
+    return [Envelope(f"operator:{report.id}", payload["address"], "en", "chat_report",
+                     context, message.game_id, None, None)]
+
+
+def chat_answer(session: Session, payload: dict, settings: MailSettings) -> list[Envelope]:
+    """The answer to a reply to a table-talk mail that was not posted, and why (in the
+    reader's language), in the reply's thread."""
+    user = session.get(User, payload["user_id"])
+    game = session.get(Game, payload["game_id"])
+    if user is None or game is None:
+        return []
+    loc = user.locale
+    reason = gettext(payload["template"], loc)
+    values = payload.get("values") or {}
+    context = {"game_id": game.id, "game_title": presenter(game.game_type).title(loc),
+               "locale": loc, "player_name": user.display_name or user.email.split("@")[0],
+               "reason": reason % values if values else reason,
+               "game_url": settings.links.game(game.id) + "#table-talk",
+               "preferences_url": settings.links.preferences()}
+    reply = chat_address.address(settings.secret, settings.domain, game.id, payload["channel"],
+                                 user.id)
+    return [Envelope(f"user:{user.id}", user.email, loc, "chat_answer", context, game.id, None,
+                     user.id, answers=payload.get("reply_message_id"), reply_address=reply)]
