@@ -17,7 +17,6 @@ from sqlmodel import Session, select
 from server.games import presenter
 from server.i18n import gettext, times
 from server.mail import chat_address
-from server.mail.recipients import Envelope, MailSettings
 from server.models import ChatMessage, ChatReport, Game, User
 from server.services import chat, display_names
 
@@ -26,7 +25,7 @@ def _authors(session: Session, ids: set[int]) -> dict[int, User]:
     return {u.id: u for u in session.exec(select(User).where(User.id.in_(ids)))} if ids else {}
 
 
-def table_talk(session: Session, payload: dict, settings: MailSettings) -> list[Envelope]:
+def table_talk(session: Session, payload: dict, settings) -> list[dict]:
     """The reader's unread lines of one channel, if this row is still the mail waiting for
     them; else nothing."""
     game = session.get(Game, payload["game_id"])
@@ -57,11 +56,12 @@ def table_talk(session: Session, payload: dict, settings: MailSettings) -> list[
                "count": len(lines), "game_url": settings.links.game(game.id) + "#table-talk",
                "preferences_url": settings.links.preferences()}
     reply = chat_address.address(settings.secret, settings.domain, game.id, channel, user.id)
-    return [Envelope(f"chat:{channel}:{user.id}", user.email, loc, "table_talk", context,
-                     game.id, None, user.id, reply_address=reply)]
+    return [dict(recipient=f"chat:{channel}:{user.id}", address=user.email, locale=loc,
+                 kind="table_talk", context=context, game_id=game.id, user_id=user.id,
+                 reply_address=reply)]
 
 
-def chat_report(session: Session, payload: dict, settings: MailSettings) -> list[Envelope]:
+def chat_report(session: Session, payload: dict, settings) -> list[dict]:
     """A reported line, to the operator's address (in English: the operator's language is not
     known)."""
     report = session.get(ChatReport, payload["report_id"])
@@ -74,11 +74,11 @@ def chat_report(session: Session, payload: dict, settings: MailSettings) -> list
                "posted": times.iso(message.created_at), "locale": "en",
                "game_url": settings.links.game(message.game_id),
                "preferences_url": settings.links.preferences()}
-    return [Envelope(f"operator:{report.id}", payload["address"], "en", "chat_report",
-                     context, message.game_id, None, None)]
+    return [dict(recipient=f"operator:{report.id}", address=payload["address"], locale="en",
+                 kind="chat_report", context=context, game_id=message.game_id)]
 
 
-def chat_answer(session: Session, payload: dict, settings: MailSettings) -> list[Envelope]:
+def chat_answer(session: Session, payload: dict, settings) -> list[dict]:
     """The answer to a reply to a table-talk mail that was not posted, and why (in the
     reader's language), in the reply's thread."""
     user = session.get(User, payload["user_id"])
@@ -95,5 +95,6 @@ def chat_answer(session: Session, payload: dict, settings: MailSettings) -> list
                "preferences_url": settings.links.preferences()}
     reply = chat_address.address(settings.secret, settings.domain, game.id, payload["channel"],
                                  user.id)
-    return [Envelope(f"user:{user.id}", user.email, loc, "chat_answer", context, game.id, None,
-                     user.id, answers=payload.get("reply_message_id"), reply_address=reply)]
+    return [dict(recipient=f"user:{user.id}", address=user.email, locale=loc,
+                 kind="chat_answer", context=context, game_id=game.id, user_id=user.id,
+                 answers=payload.get("reply_message_id"), reply_address=reply)]

@@ -564,20 +564,20 @@ def _unsubscribed(session, payload, settings) -> list[Envelope]:
 
 def _table_talk(session, payload, settings) -> list[Envelope]:
     """Issue 27: a reader's unread table talk (server/mail/chat_mail.py)."""
-    from server.mail import chat_mail  # (it imports this module)
-    return chat_mail.table_talk(session, payload, settings)
+    from server.mail import chat_mail
+    return [Envelope(**found) for found in chat_mail.table_talk(session, payload, settings)]
 
 
 def _chat_report(session, payload, settings) -> list[Envelope]:
     """Issue 27: a reported chat line, to the operator (server/mail/chat_mail.py)."""
-    from server.mail import chat_mail  # (it imports this module)
-    return chat_mail.chat_report(session, payload, settings)
+    from server.mail import chat_mail
+    return [Envelope(**found) for found in chat_mail.chat_report(session, payload, settings)]
 
 
 def _chat_answer(session, payload, settings) -> list[Envelope]:
     """Issue 27: a reply to a table-talk mail that was not posted (server/mail/chat_mail.py)."""
-    from server.mail import chat_mail  # (it imports this module)
-    return chat_mail.chat_answer(session, payload, settings)
+    from server.mail import chat_mail
+    return [Envelope(**found) for found in chat_mail.chat_answer(session, payload, settings)]
 
 
 # The kinds whose builder is told its row's id (``outbox_id``): the step's resolution looks
