@@ -18,6 +18,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(board.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(standing_orders.bp)
+    from server.web import chat
+    app.register_blueprint(chat.bp)  # issue 27: table talk
 
     app.register_blueprint(decide.bp)
     app.register_blueprint(mailbox.bp)

@@ -31,6 +31,7 @@ from server.web.live import stream_url
 from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
+from server.web import chat_section
 from server.web.standing_section import section as standing_section
 from server.web.words import _, locale
 
@@ -213,6 +214,8 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         refusal=refusal,
         outcome=_outcome(outcome, loc, game.game_type), result=_result(game, view, loc),
         standing_orders=standing_section(session, game, seat),
+        chat_channels=chat_section.channels(session, game, reader()),
+        chat_muted=chat_section.muted(session, reader()),
         **shown.page(view, seat, loc))
 
 
