@@ -50,11 +50,8 @@ def table_talk(session: Session, payload: dict, settings) -> list[dict]:
               "seat": seats.get(line.seat, line.seat) if line.seat else "",
               "when": times.short(line.created_at, loc, user.time_zone),
               "body": line.body} for line in found]
-    context = {"game_id": game.id, "game_title": shown.title(loc), "locale": loc,
-               "player_name": user.display_name or user.email.split("@")[0],
-               "spectators": channel == chat.SPECTATORS, "lines": lines,
-               "count": len(lines), "game_url": settings.links.game(game.id) + "#table-talk",
-               "preferences_url": settings.links.preferences()}
+    context = talk_context(game.id, shown.title(loc), loc, channel == chat.SPECTATORS, lines,
+                           settings.links)
     reply = chat_address.address(settings.secret, settings.domain, game.id, channel, user.id)
     return [dict(recipient=f"chat:{channel}:{user.id}", address=user.email, locale=loc,
                  kind="table_talk", context=context, game_id=game.id, user_id=user.id,
@@ -68,12 +65,9 @@ def chat_report(session: Session, payload: dict, settings) -> list[dict]:
     message = session.get(ChatMessage, report.message_id) if report else None
     if message is None or not payload.get("address"):
         return []
-    context = {"report_id": report.id, "message_id": message.id, "game_id": message.game_id,
-               "channel": message.channel, "author_id": message.user_id,
-               "reporter_id": report.user_id, "reason": report.reason, "body": message.body,
-               "posted": times.iso(message.created_at), "locale": "en",
-               "game_url": settings.links.game(message.game_id),
-               "preferences_url": settings.links.preferences()}
+    context = report_context(report.id, message.id, message.game_id, message.channel,
+                             message.user_id, report.user_id, report.reason, message.body,
+                             message.created_at, settings.links)
     return [dict(recipient=f"operator:{report.id}", address=payload["address"], locale="en",
                  kind="chat_report", context=context, game_id=message.game_id)]
 
@@ -88,13 +82,37 @@ def chat_answer(session: Session, payload: dict, settings) -> list[dict]:
     loc = user.locale
     reason = gettext(payload["template"], loc)
     values = payload.get("values") or {}
-    context = {"game_id": game.id, "game_title": presenter(game.game_type).title(loc),
-               "locale": loc, "player_name": user.display_name or user.email.split("@")[0],
-               "reason": reason % values if values else reason,
-               "game_url": settings.links.game(game.id) + "#table-talk",
-               "preferences_url": settings.links.preferences()}
+    context = answer_context(game.id, presenter(game.game_type).title(loc), loc,
+                             user.display_name or user.email.split("@")[0],
+                             reason % values if values else reason, settings.links)
     reply = chat_address.address(settings.secret, settings.domain, game.id, payload["channel"],
                                  user.id)
     return [dict(recipient=f"user:{user.id}", address=user.email, locale=loc,
                  kind="chat_answer", context=context, game_id=game.id, user_id=user.id,
                  answers=payload.get("reply_message_id"), reply_address=reply)]
+
+
+# --- the templates' contexts (tests/mail/test_templates.py renders them with fixed inputs) ---
+def talk_context(game_id: int, game_title: str, locale: str, spectators: bool,
+                 lines: list[dict], links) -> dict:
+    """``lines``: {"author", "seat" (its name, or ""), "when" (in the reader's zone), "body"}."""
+    return {"game_id": game_id, "game_title": game_title, "locale": locale,
+            "spectators": spectators, "lines": lines, "count": len(lines),
+            "game_url": links.game(game_id) + "#table-talk",
+            "preferences_url": links.preferences()}
+
+
+def report_context(report_id: int, message_id: int, game_id: int, channel: str, author_id: int,
+                   reporter_id: int, reason: str, body: str, posted, links) -> dict:
+    return {"report_id": report_id, "message_id": message_id, "game_id": game_id,
+            "channel": channel, "author_id": author_id, "reporter_id": reporter_id,
+            "reason": reason, "body": body, "posted": times.iso(posted), "locale": "en",
+            "game_url": links.game(game_id), "preferences_url": links.preferences()}
+
+
+def answer_context(game_id: int, game_title: str, locale: str, player_name: str, reason: str,
+                   links) -> dict:
+    return {"game_id": game_id, "game_title": game_title, "locale": locale,
+            "player_name": player_name, "reason": reason,
+            "game_url": links.game(game_id) + "#table-talk",
+            "preferences_url": links.preferences()}
