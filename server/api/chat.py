@@ -14,6 +14,7 @@ from server.api import access, auth
 from server.api.problems import Problem
 from server.api.schemas import StrictBoolean
 from server.models import ChatMessage, User
+from server.parsing import MAX_ID
 from server.services import chat, display_names
 
 blp = Blueprint("chat", __name__, url_prefix="/api/v1",
@@ -29,9 +30,9 @@ _CHANNEL = fields.String(validate=validate.OneOf(chat.CHANNELS), metadata={
 
 class ChatQuerySchema(ma.Schema):
     channel = _CHANNEL
-    before = fields.Integer(validate=validate.Range(min=1, max=2**62), metadata={
+    before = fields.Integer(validate=validate.Range(min=1, max=MAX_ID), metadata={
         "description": "Lines older than this line id (to page back)"})
-    after = fields.Integer(validate=validate.Range(min=0, max=2**62), metadata={
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_ID), metadata={
         "description": "Lines newer than this line id (to catch up)"})
     limit = fields.Integer(load_default=chat.PAGE,
                            validate=validate.Range(min=1, max=chat.PAGE))
@@ -45,7 +46,7 @@ class ChatPostSchema(ma.Schema):
 
 class ChatReadSchema(ma.Schema):
     channel = _CHANNEL
-    through = fields.Integer(strict=True, validate=validate.Range(min=0, max=2**62),
+    through = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID),
                              metadata={"description": "Read up to this line id (default: the "
                                                       "newest)"})
 
@@ -80,7 +81,7 @@ class ChatReadResultSchema(ma.Schema):
 
 class MuteSchema(ma.Schema):
     user_id = fields.Integer(required=True, strict=True,
-                             validate=validate.Range(min=1, max=2**62))
+                             validate=validate.Range(min=1, max=MAX_ID))
     muted = StrictBoolean(load_default=True, metadata={"description": "false unmutes"})
 
 

@@ -26,6 +26,7 @@ Game-neutral: nothing here names a game.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -45,6 +46,9 @@ MAX_REASON = 500
 MAIL_KIND = "table_talk"
 REPORT_KIND = "chat_report"
 DEFAULT_MAIL_DELAY = 300.0  # seconds: a burst of lines makes one mail
+# Never typed, and not storable everywhere (PostgreSQL refuses NUL): C0 controls but tab and
+# newlines, DEL, and lone surrogates.
+_UNSHOWN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 class ChatRefused(Exception):
@@ -154,6 +158,9 @@ def check_body(body: str | None) -> str:
     if len(text) > MAX_BODY:
         raise ChatRefused("invalid", N_("The message is %(length)s characters long; the most "
                                         "is %(most)s."), length=len(text), most=MAX_BODY)
+    if _UNSHOWN.search(text):
+        raise ChatRefused("invalid", N_("The message has characters that cannot be shown "
+                                        "(control characters): write it again as text."))
     return text
 
 
@@ -339,6 +346,9 @@ def report(session: Session, user: User, message_id: int, reason: str = "",
     if row.user_id == user.id:
         raise ChatRefused("invalid", N_("You cannot report your own message."))
     reason = (reason or "").strip()
+    if _UNSHOWN.search(reason):
+        raise ChatRefused("invalid", N_("The message has characters that cannot be shown "
+                                        "(control characters): write it again as text."))
     if len(reason) > MAX_REASON:
         raise ChatRefused("invalid", N_("The reason is %(length)s characters long; the most is "
                                         "%(most)s."), length=len(reason), most=MAX_REASON)

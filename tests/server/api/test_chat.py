@@ -67,6 +67,7 @@ def test_refusals_are_problems_and_change_nothing(client, store, players):
     assert "empty" in is_problem(_post(client, ann, gid, "   \n "), 422)["detail"]
     detail = is_problem(_post(client, ann, gid, "x" * 4001), 422)["detail"]
     assert "4001" in detail and "4000" in detail
+    assert "control characters" in is_problem(_post(client, ann, gid, "a\x00b"), 422)["detail"]
     assert _post(client, ann, gid, "x" * 4000).status_code == 201
     # A reader without a seat may not post in the players' chat; with no spectators' chat
     # opened, not in that one either.
