@@ -9,6 +9,11 @@ mail to the address answers the current step). The mail is marked handled, and t
 written to the outbox, in the order's own transaction - or, for a refusal, in one transaction
 of their own - so a repeated task neither applies an order twice nor answers twice.
 
+A reply to a table-talk mail's address (``r+c<game>-<p|s>-<user>-<mac>``, another purpose
+than a seat's ``r+<game>-<seat>-<mac>``: server/mail/chat_address.py) is posted to the game's
+chat by server/mail/chat_replies.py and never read as orders; a reply to a seat's address is
+read as orders only and never posted to the chat.
+
 What is never answered (RFC 3834: no loops, no backscatter): auto-replies and bounces, mail
 with no reply token or a forged one from an address no user has. A user's mail to an address
 that is not one of their seats gets a short answer saying so.

@@ -12,6 +12,10 @@ seconds after it was written or last sent, and at once a row whose send failed
 the broker lost after taking it (a Redis without persistence that restarts) all end the same
 way: the relay sends the row again. Tasks are idempotent, so a row sent twice does no harm.
 
+A "table_talk" row (server/services/chat.py) carries the moment it may be sent
+(``not_before``): its task is published with the countdown left, and a run before then leaves
+the row unconsumed, so the relay's resending only brings it back.
+
 The resolution of a committed simultaneous step is also covered from the games' side: the sweep
 (``republish_unresolved``) sends resolve_step for every step whose seats have all committed and
 that is still unresolved after a while, whatever the outbox says.
