@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from server import db
 from server.api import access, auth
 from server.api.problems import Problem
-from server.api.schemas import StrictBoolean
+from server.api.schemas import StrictBoolean, UTCDateTime
 from server.models import ChatMessage, User
 from server.parsing import MAX_ID
 from server.services import chat, display_names
@@ -60,7 +60,7 @@ class ChatLineSchema(ma.Schema):
     seat = fields.String(allow_none=True, metadata={"description": "The author's seat, for a "
                                                                    "player"})
     body = fields.String(metadata={"description": "The text as written: escape it to show it"})
-    created_at = fields.DateTime()
+    created_at = UTCDateTime()
     mine = fields.Boolean()
 
 
@@ -182,7 +182,7 @@ def post(data, game_id):
 
 @blp.route("/games/<int:game_id>/chat/read", methods=["POST"])
 @auth.required
-@blp.arguments(ChatReadSchema)
+@blp.arguments(ChatReadSchema, required=False)
 @blp.response(200, ChatReadResultSchema)
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(404, response="NOT_FOUND")

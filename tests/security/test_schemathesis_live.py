@@ -47,6 +47,12 @@ NOT_APPLICABLE = {
     # stop only at the end of a word (server/services/display_names.py): Unicode categories,
     # which a JSON Schema pattern cannot state.
     "POST /api/v1/users": ["positive_data_acceptance"],
+    # Issue 27, table talk: who may post where is the game's seats and the creator's choice,
+    # a line of only blanks or with control characters is refused in words (422); one's own
+    # line is not reported, nor reported twice; nobody mutes themselves.
+    "POST /api/v1/games/{game_id}/chat": ["positive_data_acceptance"],
+    "POST /api/v1/games/{game_id}/chat/{message_id}/report": ["positive_data_acceptance"],
+    "POST /api/v1/users/me/mutes": ["positive_data_acceptance"],
 }
 
 CONFIG = """[checks]
