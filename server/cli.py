@@ -312,6 +312,26 @@ def _republish(args) -> int:
     return EXIT_OK
 
 
+# --- chat-reports (issue 27: table talk) ----------------------------------------------------
+def _chat_reports(args) -> int:
+    from server.services import chat
+
+    with _session(read_only=True) as session:
+        found = chat.reports(session)[:args.limit]
+    if args.json:
+        _dump(found)
+        return EXIT_OK
+    if not found:
+        print("no reported chat lines")
+    for r in found:
+        print(f"report {r['report']} at {r['reported_at']}: user {r['by_user']} reported line "
+              f"{r['message']} of user {r['author_user']} (game {r['game']}, {r['channel']}"
+              f"{', seat ' + r['seat'] if r['seat'] else ''})"
+              + (f": {r['reason']!r}" if r['reason'] else ""))
+        print("    " + json.dumps(r["body"], ensure_ascii=False))
+    return EXIT_OK
+
+
 # --- stuck-steps ----------------------------------------------------------------------------
 def _stuck(args) -> int:
     from server import config
@@ -530,6 +550,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--decision-older-than", type=_nonnegative_int, metavar="SECONDS",
                      help="threshold for waiting decisions (default "
                           "WHISTLESTOP_DECISION_STUCK_AFTER_SECONDS, 604800 = 7 days)")
+    sub.add_argument("--json", action="store_true", help="print JSON")
+
+    sub = command("chat-reports", _chat_reports,
+                  "list the chat lines players reported, newest first",
+                  "List the table-talk lines readers reported to the operator (POST "
+                  "/api/v1/games/{id}/chat/{line}/report or the game page's Report button), "
+                  "newest first, with who reported them and why. Reports are also mailed to "
+                  "WHISTLESTOP_OPERATOR_EMAIL when it is set.")
+    sub.add_argument("--limit", type=_nonnegative_int, default=100, metavar="N",
+                     help="list at most N reports (default 100)")
     sub.add_argument("--json", action="store_true", help="print JSON")
 
     sub = command("verify", _verify,

@@ -65,6 +65,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # The daily digest (users whose mail preference is "digest"): from this hour (UTC),
         # looked for by beat every DIGEST_SWEEP_SECONDS.
         "DIGEST_HOUR": int(_get(env, "DIGEST_HOUR", "7")),
+        # Table talk (server/services/chat.py): a chat mail waits this long for more lines;
+        # reports of chat lines are mailed to the operator's address, if there is one.
+        "CHAT_MAIL_DELAY_SECONDS": float(_get(env, "CHAT_MAIL_DELAY_SECONDS", "300")),
+        "OPERATOR_EMAIL": _get(env, "OPERATOR_EMAIL", ""),
         "DIGEST_SWEEP_SECONDS": float(_get(env, "DIGEST_SWEEP_SECONDS", "600")),
         # Outbound mail: the SMTP server mail is sent through (the embedded default is the
         # local mail catcher), its login and STARTTLS, and the sender.

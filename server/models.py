@@ -502,3 +502,68 @@ class RatedGame(SQLModel, table=True):
     rated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     changes: list[dict[str, Any]] = Field(default_factory=list,
                                           sa_column=Column(JSON, nullable=False))
+# --- Issue 27, item 1: table talk (server/services/chat.py) -----------------------------------
+class GameChat(SQLModel, table=True):
+    """A game's chat settings, chosen by its creator when the game is opened: ``spectators``
+    opens a separate spectators' channel (players' and spectators' lines are never mixed)."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    spectators: bool = False
+
+
+class ChatMessage(SQLModel, table=True):
+    """One line of a game's table talk, in ``channel`` "players" or "spectators"; ``seat``:
+    the author's seat when they play the game. ``reported_*``: a reader reported it to the
+    operator (ChatReport holds each report)."""
+
+    __table_args__ = (Index("ix_chatmessage_game_channel_id", "game_id", "channel", "id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    channel: str = Field(max_length=20)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    seat: Optional[str] = Field(default=None, max_length=50)
+    body: str = Field(max_length=4000)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    reported: bool = False
+    reported_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    reported_by: Optional[int] = Field(default=None, foreign_key="user.id")
+
+
+class ChatRead(SQLModel, table=True):
+    """How far a user has read one channel of a game (``read_through``: the newest line id
+    read), and the table-talk mail waiting for them (``mail_outbox_id``: the outbox row that
+    will mail the unread lines; nothing more is mailed until they have read)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "channel", "user_id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    channel: str = Field(max_length=20)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    read_through: int = 0
+    mail_outbox_id: Optional[int] = None
+
+
+class ChatMute(SQLModel, table=True):
+    """``user_id`` mutes ``muted_id``: the muted user's lines are hidden from the muter on the
+    pages, in the API and in mail."""
+
+    __table_args__ = (UniqueConstraint("user_id", "muted_id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    muted_id: int = Field(foreign_key="user.id")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+class ChatReport(SQLModel, table=True):
+    """A reader reported a line to the operator (``whistlestop chat-reports`` lists them)."""
+
+    __table_args__ = (UniqueConstraint("message_id", "user_id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    message_id: int = Field(foreign_key="chatmessage.id", index=True)
+    user_id: int = Field(foreign_key="user.id")
+    reason: str = Field(default="", max_length=500)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)

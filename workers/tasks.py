@@ -19,7 +19,7 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from server import db
-from server.models import TaskFailure, utcnow
+from server.models import OutboxMessage, TaskFailure, utcnow
 from server.mail import delivery, replies, smtp, webhook_queue
 from server.mail.recipients import MailSettings
 from server.services import bots, deadlines, digests, games, outbox, ratings
@@ -96,6 +96,21 @@ def notify(message_id: int) -> str | None:
     for sent_id in webhook_queue.queued(engine, message_id):
         _publish_post(sent_id)
     return done
+
+
+@celery.task(base=FlaskTask, name="whistlestop.chat_mail", ignore_result=True,
+             **dict(RETRIES, autoretry_for=TRANSIENT_DB_ERRORS + MAIL_RETRY))
+def chat_mail(message_id: int) -> str | None:
+    """Send a table-talk mail (server/services/chat.py) once its ``not_before`` has come: a
+    run before that ("early") leaves the row unconsumed, and the relay sends it again. Then
+    as ``notify``."""
+    with Session(db.get_engine()) as session:
+        db.reading(session)
+        row = session.get(OutboxMessage, message_id)
+        early = row is not None and row.delivered_at is None and outbox._wait(row.payload) > 0
+    if early:
+        return "early"
+    return notify.run(message_id)
 
 
 def _publish_post(sent_id: int) -> None:

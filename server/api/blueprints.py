@@ -18,7 +18,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from server import __version__
-from server.api import (auth, games, orders, problems, rematch, schedule, schemas,
+from server.api import (auth, chat, games, orders, problems, rematch, schedule, schemas,
                         standing_orders, users)
 from server.api import notes, your_data
 from server.problem_json import MEDIA_TYPE
@@ -107,7 +107,7 @@ def _not_found(_exc: GameNotFound):
 
 
 BLUEPRINTS = (users.blp, games.blp, orders.blp, standing_orders.blp, notes.blp, your_data.blp,
-              schedule.blp, rematch.blp, docs)
+              schedule.blp, rematch.blp, chat.blp, docs)
 for _blp in BLUEPRINTS:  # once, at import: a blueprint is set up before its first registration
     _blp.register_error_handler(problems.Problem, lambda exc: exc.response())
     _blp.register_error_handler(LobbyError, _lobby)

@@ -54,7 +54,8 @@ def open_game(data):
         game, codes = lobby.open_game(session, user, data["game_type"], data["options"],
                                       data["seats"], public=data["public"],
                                       timing=data["timing"], bots=data["bots"],
-                                      bot_delay_seconds=data["bot_delay_seconds"])
+                                      bot_delay_seconds=data["bot_delay_seconds"],
+                                      spectator_chat=data["spectator_chat"])
         body = {"game": present.game_body(session, game, user), "invitations": codes}
     return body
 

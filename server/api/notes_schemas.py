@@ -38,6 +38,10 @@ class ExportSchema(ma.Schema):
     notes = fields.List(fields.Dict(), metadata={"description": "Your notes, by game"})
     webhooks = fields.List(fields.Dict())
     following = fields.List(fields.Integer(), metadata={"description": "Games you follow"})
+    # A section another service registers (services/export.py) is dumped only when named
+    # here: a response schema leaves out what it does not name.
+    chat = fields.List(fields.Dict(), metadata={
+        "description": "Your table-talk lines: game, channel, seat, text, time"})
 
 
 class DeleteQuerySchema(ma.Schema):

@@ -60,6 +60,9 @@ TYPES: dict[str, tuple[int, str, str]] = {
     "invalid-standing-order": (422, "Invalid standing order",
                                "The standing order cannot be filed; detail says why and what "
                                "would do."),
+    "invalid-chat-message": (422, "Chat message refused",
+                             "The chat line (or report, or mute) cannot be taken: empty, too "
+                             "long, or not one you may make; detail says why."),
     "invalid-options": (422, "Invalid game, options or seat",
                         "The game type, options or seats asked for are not ones the game has."),
     "invalid-notes": (422, "Notes not saved",

@@ -227,6 +227,9 @@ class NewGameSchema(ma.Schema):
                                        validate=validate.Range(min=0, max=30),
                                        metadata={"description": "Seconds a bot waits before "
                                                                 "it answers (0-30)"})
+    spectator_chat = StrictBoolean(load_default=False, metadata={
+        "description": "Open a spectators' chat beside the players' table talk (never mixed: "
+                       "see GET /games/{id}/chat)"})
 
 
 class BotLevelsSchema(ma.Schema):

@@ -27,12 +27,13 @@ INFORMATIONAL = {
     "order_received": N_("an order you sent by mail is played or sealed"),
     "game_over": N_("a game is over"),
     "rematch": N_("a rematch is offered, answered or made"),
+    "table_talk": N_("somebody writes in a game's table talk"),
 }
 
 # The needed kinds: never stopped by a mail's link, only by the signed-in user's "no mail".
 NEEDED = ("your_decision", "reminder", "deadline_passed", "not_reached", "digest",
           "order_refused", "reply_unknown", "reply_foreign", "sign_in", "webhook_disabled",
-          "unsubscribed", "pause", "extension")
+          "unsubscribed", "pause", "extension", "chat_report", "chat_answer")
 
 
 def informational(kind: str | None) -> bool:

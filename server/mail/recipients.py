@@ -72,6 +72,9 @@ class Envelope:
     # The decisions (game id, seat, step) the mail tells its reader of beyond its own ``step``
     # (a digest's games): sent, it has reached their player (services/reach.py).
     reaches: tuple[tuple[int, str, int], ...] = ()
+    # The address a reply goes to when it is not the seat's (a table-talk mail's is the chat's:
+    # server/mail/chat_address.py).
+    reply_address: str | None = None
 
     @property
     def decisions(self) -> tuple[tuple[int, str, int], ...]:
@@ -657,9 +660,27 @@ def _rematch(session, payload, settings) -> list[Envelope]:
     return found
 
 
+def _table_talk(session, payload, settings) -> list[Envelope]:
+    """Issue 27: a reader's unread table talk (server/mail/chat_mail.py)."""
+    from server.mail import chat_mail
+    return [Envelope(**found) for found in chat_mail.table_talk(session, payload, settings)]
+
+
+def _chat_report(session, payload, settings) -> list[Envelope]:
+    """Issue 27: a reported chat line, to the operator (server/mail/chat_mail.py)."""
+    from server.mail import chat_mail
+    return [Envelope(**found) for found in chat_mail.chat_report(session, payload, settings)]
+
+
+def _chat_answer(session, payload, settings) -> list[Envelope]:
+    """Issue 27: a reply to a table-talk mail that was not posted (server/mail/chat_mail.py)."""
+    from server.mail import chat_mail
+    return [Envelope(**found) for found in chat_mail.chat_answer(session, payload, settings)]
+
+
 # The kinds whose builder is told its row's id (``outbox_id``): the step's resolution looks
 # for decision mails written after it.
-_BY_ROW = ("step_resolved",)
+_BY_ROW = ("step_resolved", "table_talk")
 _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "game_over": _game_over, "seat_joined": _seat_joined, "invitation": _invitation,
              "order_answer": _order_answer, "reply_unknown": _reply_unknown,
@@ -668,11 +689,16 @@ _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "step_resolved": _step_resolved, "digest": _digest, "sign_in": _sign_in,
              "webhook_disabled": _webhook_disabled, "not_reached": _not_reached,
              "pause": _schedule, "extension": _schedule,
-             "unsubscribed": _unsubscribed, "rematch": _rematch}
+             "unsubscribed": _unsubscribed, "rematch": _rematch,
+             "table_talk": _table_talk, "chat_report": _chat_report,
+             "chat_answer": _chat_answer}
 
 
 def reply_to(settings: MailSettings, envelope: Envelope) -> str | None:
-    """The seat's reply address, for mails a player may answer with an order."""
+    """The seat's reply address, for mails a player may answer with an order (or the mail's
+    own, ``Envelope.reply_address``: a table-talk mail's goes to the chat)."""
+    if envelope.reply_address:
+        return envelope.reply_address
     if envelope.seat is None or envelope.user_id is None or envelope.game_id is None:
         return None
     return reply_address.address(settings.secret, settings.domain, envelope.game_id,

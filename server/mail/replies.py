@@ -9,6 +9,11 @@ mail to the address answers the current step). The mail is marked handled, and t
 written to the outbox, in the order's own transaction - or, for a refusal, in one transaction
 of their own - so a repeated task neither applies an order twice nor answers twice.
 
+A reply to a table-talk mail's address (``r+c<game>-<p|s>-<user>-<mac>``, another purpose
+than a seat's ``r+<game>-<seat>-<mac>``: server/mail/chat_address.py) is posted to the game's
+chat by server/mail/chat_replies.py and never read as orders; a reply to a seat's address is
+read as orders only and never posted to the chat.
+
 What is never answered (RFC 3834: no loops, no backscatter): auto-replies and bounces, mail
 with no reply token or a forged one from an address no user has. A user's mail to an address
 that is not one of their seats gets a short answer saying so.
@@ -33,7 +38,7 @@ from sqlmodel import Session, select
 
 from server import db
 from server.games import presenter
-from server.mail import reply_address, reply_settings, schedule_reply
+from server.mail import chat_replies, reply_address, reply_settings, schedule_reply
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
@@ -88,6 +93,12 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
         _finish(engine, inbound_id, message_id, {"kind": str(reply.kind),
                                                   "reason": reply.reason}, [])
         return "ignored"
+    if chat_replies.is_chat(reply):  # a table-talk address: posted to the chat, never orders
+        try:
+            return chat_replies.handle(engine, inbound_id, message_id, reply, settings.secret,
+                                       _finish, _mark)
+        except AlreadyHandled:
+            return "duplicate"
     seat = _seat_of(engine, reply, settings)
     if seat is None:
         return _unknown(engine, inbound_id, message_id, reply, settings)

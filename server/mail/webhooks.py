@@ -109,6 +109,7 @@ NEWS = {
     "not_reached": N_("A deadline in your game waits: nothing has reached the player yet."),
     "pause": N_("A pause of your game was asked, agreed, refused or ended."),
     "extension": N_("More time for a decision was asked, granted or refused."),
+    "table_talk": N_("There is new table talk in your game."),
 }
 NEWS_OTHER = N_("There is news in your game.")
 

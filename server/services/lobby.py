@@ -16,7 +16,7 @@ from sqlalchemy import bindparam, false, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
-from server.models import Game, Order, OutboxMessage, Seat, Spectator, User, utcnow
+from server.models import Game, GameChat, Order, OutboxMessage, Seat, Spectator, User, utcnow
 from server.raw_sql import Raw
 from server.services import games as orders
 from server.services import live, ratings
@@ -79,13 +79,15 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
               seats: dict[str, str | None], public: bool = False,
               seed: str | None = None,
               timing: dict | None = None, bots: dict[str, str] | None = None,
-              bot_delay_seconds: int = 0) -> tuple[Game, dict[str, str]]:
+              bot_delay_seconds: int = 0, spectator_chat: bool = False
+              ) -> tuple[Game, dict[str, str]]:
     """Create an open game; return it and each seat's invitation code (shown only this once).
 
     ``seats`` maps every seat to an email address (that person is invited) or None (anybody with
     the code may take it). The creator takes a seat reserved for their own address at once.
     ``bots`` gives seats to bots (seat -> level; such a seat needs no entry in ``seats``), who
     answer ``bot_delay_seconds`` after they are asked (server/services/bots.py).
+    ``spectator_chat``: the game has a spectators' chat beside the players' (services/chat.py).
     """
     if game_type not in engine.games():
         raise LobbyError("invalid", N_("There is no game '%(game)s'; the games are %(games)s."),
@@ -126,6 +128,8 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
                 session.add(OutboxMessage(kind="invitation", payload={
                     "game_id": game.id, "seat": name, "email": email}))
             session.add(seat)
+        if spectator_chat:
+            session.add(GameChat(game_id=game.id, spectators=True))
         session.commit()
     except BaseException:
         session.rollback()

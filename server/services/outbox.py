@@ -12,6 +12,10 @@ seconds after it was written or last sent, and at once a row whose send failed
 the broker lost after taking it (a Redis without persistence that restarts) all end the same
 way: the relay sends the row again. Tasks are idempotent, so a row sent twice does no harm.
 
+A "table_talk" row (server/services/chat.py) carries the moment it may be sent
+(``not_before``): its task is published with the countdown left, and a run before then leaves
+the row unconsumed, so the relay's resending only brings it back.
+
 The resolution of a committed simultaneous step is also covered from the games' side: the sweep
 (``republish_unresolved``) sends resolve_step for every step whose seats have all committed and
 that is still unresolved after a while, whatever the outbox says.
@@ -130,7 +134,18 @@ def _task_for(row: Written) -> tuple[str, tuple, dict]:
         p = row.payload
         return "whistlestop.bot_move", (p["game_id"], p["seat"], p["step"], row.id), \
             {"countdown": p.get("delay") or None}
+    if row.kind == "table_talk":  # issue 27: a chat mail waits for more lines (services/chat.py)
+        return "whistlestop.chat_mail", (row.id,), {"countdown": _wait(row.payload) or None}
     return "whistlestop.notify", (row.id,), {}
+
+
+def _wait(payload: dict) -> float:
+    """Seconds until a row's ``not_before`` (0 when none, or past)."""
+    from datetime import datetime
+    at = payload.get("not_before")
+    if not at:
+        return 0.0
+    return max(0.0, (datetime.fromisoformat(at) - utcnow()).total_seconds())
 
 
 def publish(name: str, args: tuple, options: dict | None = None) -> None:

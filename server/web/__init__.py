@@ -22,6 +22,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(notes.bp)          # issue 27: private notes
     app.register_blueprint(your_data.bp)      # issue 27: your data, deleting the account
     app.register_blueprint(calendar.bp)       # issue 27: the calendar feed
+    from server.web import chat
+    app.register_blueprint(chat.bp)  # issue 27: table talk
 
     app.register_blueprint(decide.bp)
     app.register_blueprint(mailbox.bp)

@@ -32,6 +32,7 @@ from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
 from server.web.schedule_section import section as schedule_section
+from server.web import chat_section
 from server.web.standing_section import section as standing_section
 from server.web.notes_section import section as notes_section
 from server.web.words import _, locale
@@ -219,6 +220,8 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         schedule=schedule_section(session, game, seat),
         take_back=_take_back(session, game, seat, decision, names),
         rematch_of=rematch.rematch_of(session, game.id),     # issue 27: links old and new
+        chat_channels=chat_section.channels(session, game, reader()),
+        chat_muted=chat_section.muted(session, reader()),
         **shown.page(view, seat, loc))
 
 

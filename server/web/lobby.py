@@ -17,7 +17,7 @@ from server import db
 from server.games import UnknownGame, presenter, presenters
 from server.i18n import game_text
 from server.models import Game, User
-from server.services import games, lobby
+from server.services import chat, games, lobby
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, sign_in_page
 from server.web.board import show_open, show_with_refusal
@@ -54,7 +54,8 @@ def home():
         mine = []
         if user is not None:
             account = session.get(User, user.id)
-            mine = [_row(session, g, user, followed)
+            unread = chat.unread(session, account)  # issue 27: lines of table talk not read
+            mine = [{**_row(session, g, user, followed), "unread": unread.get(g.id, 0)}
                     for g in lobby.games_of(session, account)]
             mine.sort(key=lambda r: (not r["your_move"], r["status"] == "finished",
                                      r["following"], -r["id"]))
@@ -108,7 +109,8 @@ def create():
             policies = standing_orders.chosen_policies(game_type, form)
             game, codes = lobby.open_game(session, account, game_type, options, emails,
                                            public=form.get("public") == "on", timing=timing,
-                                           bots=bots, bot_delay_seconds=delay)
+                                           bots=bots, bot_delay_seconds=delay,
+                                           spectator_chat=form.get("spectator_chat") == "on")
             standing_orders.file_policies(session, game.id,
                                           lobby.seat_of(session, game.id, user.id), policies)
         except LobbyError as exc:

@@ -27,6 +27,7 @@ from server.services import display_names, games, lobby
 from server.web.board import _result, _seat_and_game
 from server.web import rematch
 from server.web.notes_section import replay_notes
+from server.web import chat_section
 from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.words import _, locale
@@ -34,6 +35,7 @@ from server.web.words import _, locale
 bp = Blueprint("replay", __name__)
 
 RECENT = 20  # lines of what happened before the position
+REPLAY_CHAT = 2000  # lines of each chat channel the replay shows at most
 
 
 @dataclass
@@ -114,6 +116,9 @@ def show_replay(game_id: int):
         return page("replay.html", 400 if refusal else 200, loc, game=game, refusal=refusal,
                     part=shown.part, **shown.public_board(position.view, loc),
                     your_notes=replay_notes(session, game),
+                    # issue 27: the table talk, kept with the game, shown after its end
+                    chat_channels=chat_section.channels(session, game, reader(),
+                                                        limit=REPLAY_CHAT),
                     **_replay_context(game.game_type, position, loc))
 
 

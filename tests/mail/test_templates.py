@@ -303,6 +303,8 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
             12, "nixon", over.view("nixon"), over.outcome().to_dict(), "golden-end",
             "cd34" * 16, "Dick", locale, LINKS, preferences_url=dick),
             "rematch_url": f"{LINKS.base_url}/games/12/rematch?t=TOKEN"},
+        # Issue 27: table talk (server/mail/chat_mail.py), escaped, with its reply footer
+        **_chat_contexts(locale, jack),
         # Mr. President: every kind about a game, in the same templates
         **golden_mrpresident.contexts_by_kind(
             locale, LINKS, _signed, PREFS, NOW, DEADLINE,
@@ -310,6 +312,31 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
              "prompt": sequential.view(seat)["prompt"],
              "legal_actions": sequential.view(seat)["legal_actions"], "deadline_at": None,
              "choice_url": _signed}),
+    }
+
+
+def _chat_contexts(locale: str, prefs: str) -> dict[str, dict]:
+    """Issue 27: the table-talk mails, with a line to escape and one of several lines."""
+    from server.mail import chat_mail
+    from server.i18n import times
+
+    title = "1960: The Making of the President"
+    when = times.short(NOW, locale, "Asia/Tokyo", NOW)
+    lines = [{"author": "Dick", "seat": "Nixon", "when": when,
+              "body": "Ohio is mine <script>alert(1)</script> & Texas too."},
+             {"author": "Dick", "seat": "Nixon", "when": when, "body": "Line one\nLine two"}]
+    talk = chat_mail.talk_context(12, title, locale, False, lines, LINKS)
+    watch = chat_mail.talk_context(12, title, locale, True,
+                                   [{"author": "Player 9", "seat": "", "when": when,
+                                     "body": "Nice move!"}], LINKS)
+    return {
+        "table_talk": {**talk, "preferences_url": prefs},
+        "table_talk-spectators": {**watch, "preferences_url": prefs},
+        "chat_answer": {**chat_mail.answer_context(
+            12, title, locale, "Jack", "The reply had no text above the quoted mail.", LINKS),
+            "preferences_url": prefs},
+        "chat_report": chat_mail.report_context(3, 41, 12, "players", 2, 1, "insults",
+                                                "<b>rude</b> words", NOW, LINKS),
     }
 
 

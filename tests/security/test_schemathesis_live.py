@@ -50,6 +50,12 @@ NOT_APPLICABLE = {
     # A game's id is the registry's, which a game may join at run time (a test's game): an
     # unknown one is refused (422) naming the games there are.
     "GET /api/v1/ratings": ["positive_data_acceptance"],
+    # Issue 27, table talk: who may post where is the game's seats and the creator's choice,
+    # a line of only blanks or with control characters is refused in words (422); one's own
+    # line is not reported, nor reported twice; nobody mutes themselves.
+    "POST /api/v1/games/{game_id}/chat": ["positive_data_acceptance"],
+    "POST /api/v1/games/{game_id}/chat/{message_id}/report": ["positive_data_acceptance"],
+    "POST /api/v1/users/me/mutes": ["positive_data_acceptance"],
 }
 
 CONFIG = """[checks]

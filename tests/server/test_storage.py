@@ -26,6 +26,7 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           "quiethours", "vacation", "gamepause", "extension",
           "retractable"}  # issue 27, retract
 TABLES |= {"rematchoffer", "rating", "ratedgame"}  # issue 27 item 6: rematches and ratings
+TABLES |= {"gamechat", "chatmessage", "chatread", "chatmute", "chatreport"}  # issue 27: chat
 
 
 def test_migration_creates_every_table(db_engine):
