@@ -37,11 +37,12 @@ class VacationEndSchema(ma.Schema):
 
 
 class QuietHoursSchema(ma.Schema):
-    start = fields.String(allow_none=True, load_default=None,
+    # Both required (null allowed): a PUT without them is refused, not read as "off".
+    start = fields.String(required=True, allow_none=True,
                           validate=validate.Length(max=5),
                           metadata={"description": "HH:MM, local time in your zone; null "
                                                    "with end null: off", "example": "22:30"})
-    end = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=5),
+    end = fields.String(required=True, allow_none=True, validate=validate.Length(max=5),
                         metadata={"description": "HH:MM; earlier than start: across midnight",
                                   "example": "07:00"})
     time_zone = fields.String(dump_only=True)

@@ -29,6 +29,7 @@ from datetime import timedelta
 from typing import NamedTuple
 
 import engine.core as game_engine
+from flask import has_request_context
 from sqlalchemy import bindparam, event, func, or_, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session as OrmSession
@@ -152,8 +153,9 @@ def publish(name: str, args: tuple, options: dict | None = None) -> None:
     """Publish the task ``name`` with ``args`` (options set to None are left out).
 
     Eager mode (the tests) goes through the task's signature, so that the task runs inline.
-    On a Redis broker a task without options is written by ``task_messages`` (Celery's own
-    message, in one answerless send: a tenth of an order's CPU through Celery). Otherwise the
+    On a Redis broker a task without options published by a request is written by
+    ``task_messages`` (Celery's own message, in one answerless send: a tenth of an order's CPU
+    through Celery). Otherwise the
     message goes by name (``send_task``: the tasks need not be imported) on this
     thread's own producer, without declaring the queue again: measured on the order path
     (bench/order_throughput.py), taking a producer from Celery's pool and declaring the queue
@@ -171,7 +173,10 @@ def publish(name: str, args: tuple, options: dict | None = None) -> None:
         celery.signature(name, args=args).apply_async(argsrepr=repr(args), kwargsrepr="{}",
                                                       **options)
         return
-    queue = None if options else _written_queue(name)
+    # A request does not wait for the broker's answer; a task does, so that its message is
+    # acknowledged only after its follow-ups are in the broker (tests/workers/
+    # test_worker_killed.py kills a worker between the two).
+    queue = None if options or not has_request_context() else _written_queue(name)
     if queue is not None:
         task_messages.push(celery, name, args, queue)
         return

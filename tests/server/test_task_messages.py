@@ -9,6 +9,7 @@ import json
 import os
 
 import pytest
+from flask import Flask
 
 from server import config
 from server.services import outbox, task_messages
@@ -68,20 +69,25 @@ def test_the_written_message_is_the_one_celery_writes(on_redis, name, args):
 
 
 def test_the_outbox_writes_plain_tasks_and_leaves_the_rest_to_celery(on_redis, monkeypatch):
-    """A task without options is written here; one with a countdown (a bot's move) goes
-    through Celery, which writes when it is due; and eager mode never writes."""
+    """A request's task without options is written here; one with a countdown (a bot's move)
+    goes through Celery, which writes when it is due, as does a task's follow-up (it waits for
+    the broker's answer before its message is acknowledged); eager mode never writes."""
     pushed = []
     real = task_messages.push
     monkeypatch.setattr(task_messages, "push",
                         lambda app, name, args, queue: pushed.append(name) or
                         real(app, name, args, queue))
-    outbox.publish("whistlestop.notify", (1,))
-    outbox.publish("whistlestop.bot_move", (1, "a", 2, 3), {"countdown": 30})
+    with Flask(__name__).test_request_context():
+        outbox.publish("whistlestop.notify", (1,))
+        outbox.publish("whistlestop.bot_move", (1, "a", 2, 3), {"countdown": 30})
     assert pushed == ["whistlestop.notify"]
     notify = _popped(on_redis, "celery")
     assert notify["headers"]["task"] == "whistlestop.notify"
     bot = _popped(on_redis, "celery")  # Celery's, with the moment it is due
     assert bot["headers"]["task"] == "whistlestop.bot_move" and bot["headers"]["eta"]
+    outbox.publish("whistlestop.notify", (2,))  # a task's (no request): through Celery
+    assert pushed == ["whistlestop.notify"]
+    assert _popped(on_redis, "celery")["headers"]["task"] == "whistlestop.notify"
     celery.conf.task_always_eager = True
     assert task_messages.queue_of(celery.conf, "whistlestop.notify") is None
 

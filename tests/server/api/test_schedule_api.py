@@ -80,6 +80,10 @@ def test_quiet_hours_set_refused_and_turned_off(client, players):
                       json={"start": "25:00", "end": "07:00"})
     assert r.status_code == 422 and "HH:MM" in r.get_json()["detail"]
     assert client.get("/users/me/quiet-hours", ann).get_json()["start"] == "22:30"
+    for partial in ({}, {"start": "22:00"}):  # both are asked for: a PUT missing one is refused
+        r = client.tc.put("/api/v1/users/me/quiet-hours", headers=ann.auth, json=partial)
+        assert r.status_code == 422
+    assert client.get("/users/me/quiet-hours", ann).get_json()["start"] == "22:30"
     r = client.tc.put("/api/v1/users/me/quiet-hours", headers=ann.auth,
                       json={"start": None, "end": None})
     assert r.get_json()["start"] is None
