@@ -43,7 +43,7 @@ def test_a_line_posted_on_the_page_is_shown_escaped(app, jack, dick):
     assert "(you)" in mine and 'class="chat-line mine"' in mine
     theirs = _section(dick.get(f"/games/{gid}").data.decode())
     assert "Hello &lt;script&gt;" in theirs and "(you)" not in theirs
-    assert 'for="chat-body-players"' in theirs and ">Send</button>" in theirs
+    assert 'for="chat-body-players"' in theirs and ">Post message</button>" in theirs
     assert "Report this message of" in theirs and "Mute " in theirs
     # The lobby counts what Dick has not read; a mark-read POST clears it.
     assert "1 unread messages" in dick.get("/").data.decode()
@@ -138,7 +138,7 @@ def test_a_line_is_posted_and_seen_on_a_phone(tmp_path, api_db_url, smtp_catcher
             page.goto(f"{base}/games/{gid}#table-talk")
             page.get_by_label("Your message (up to 4,000 characters)").fill(
                 "Hello Bob, good luck!\nSecond line.")
-            page.get_by_role("button", name="Send").click()
+            page.get_by_role("button", name="Post message").click()
             page.wait_for_selector("text=Your message was sent.")
             section = page.locator("#table-talk")
             text = section.inner_text()
