@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from celery import Celery
 
 from server import config as server_config
+from server.services.redis_sends import uses_redis
 
 
 WEBHOOK_QUEUE = "webhooks"
@@ -71,7 +72,7 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
                               "options": {"expires": float(cfg["DIGEST_SWEEP_SECONDS"])}},
         },
     }
-    if cfg["BROKER_URL"].startswith(("redis://", "rediss://", "redis+socket://")):
+    if uses_redis(cfg["BROKER_URL"]):
         # A message a worker took and never acknowledged (the worker was killed) is delivered
         # again after the visibility timeout; check for such messages often enough to honour it.
         # The check takes a mutex in Redis; a worker killed while taking it (its request still

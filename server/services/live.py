@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from server.models import Game
 from server.services import redis_sends
+from server.services.redis_sends import uses_redis
 
 log = logging.getLogger("whistlestop.live")
 
@@ -44,7 +45,6 @@ POLL_SECONDS = 0.5  # without Redis: how often a watcher reads its games' steps
 SAFETY_SECONDS = 15.0  # with Redis: how often it reads them anyway
 BATCH = 500  # game ids per SELECT of a watcher's read
 KNOWN_MAX = 50_000  # games whose last news a watcher keeps
-REDIS_SCHEMES = ("redis://", "rediss://", "redis+socket://")
 
 
 class News(NamedTuple):
@@ -53,10 +53,6 @@ class News(NamedTuple):
     step: int
     status: str
 
-
-def uses_redis(url: str) -> bool:
-    """Whether news goes through Redis pub/sub with this broker URL (else: watchers poll)."""
-    return (url or "").startswith(REDIS_SCHEMES)
 
 
 def channel(url: str) -> str:

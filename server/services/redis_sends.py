@@ -21,6 +21,16 @@ from __future__ import annotations
 import os
 import threading
 
+# The broker URLs that name a Redis server: kombu's Redis transport takes these, and the live
+# news, the outbox's own task messages and the worker settings all ask ``uses_redis``.
+REDIS_SCHEMES = ("redis://", "rediss://", "redis+socket://")
+
+
+def uses_redis(url: str | None) -> bool:
+    """Whether the broker URL ``url`` is a Redis server's."""
+    return (url or "").startswith(REDIS_SCHEMES)
+
+
 _clients: dict[str, object] = {}
 _clients_lock = threading.Lock()
 _local = threading.local()

@@ -42,7 +42,7 @@ def queue_of(conf, name: str) -> str | None:
             conf.get("task_default_priority") is not None:
         return None
     url = str(conf.get("broker_url") or "")
-    if not url.startswith(("redis://", "rediss://", "redis+socket://")):
+    if not redis_sends.uses_redis(url):
         return None
     transport = conf.get("broker_transport_options") or {}
     if {"global_keyprefix", "sep", "priority_steps", "queue_order_strategy"} & set(transport):
