@@ -49,6 +49,23 @@ def _finished(session: Session, game_id: int, user_id: int) -> tuple[Game, list[
     return game, rows
 
 
+def _locked(session: Session, game_id: int, user_id: int) \
+        -> tuple[Game, list[Seat], RematchOffer | None]:
+    """The finished game, its seats and its offer (None if none was made), the offer's row
+    locked until the transaction ends: two answers to one offer are taken one after the
+    other (PostgreSQL; SQLite's write lock is taken at BEGIN)."""
+    game, rows = _finished(session, game_id, user_id)
+    row = session.exec(select(RematchOffer).where(RematchOffer.game_id == game_id)
+                       .with_for_update()).first()
+    return game, rows, row
+
+
+def _refuse_made(row: RematchOffer | None) -> None:
+    if row is not None and row.status == "made":
+        raise LobbyError("conflict", N_("The rematch has been made already: game %(id)s."),
+                         id=row.new_game_id)
+
+
 def current(session: Session, game_id: int) -> RematchOffer | None:
     """The game's offer, whatever its status, or None."""
     return session.exec(select(RematchOffer).where(RematchOffer.game_id == game_id)).first()
@@ -63,12 +80,8 @@ def offer(session: Session, game_id: int, user_id: int, swap: bool = True) -> Re
     """Offer a rematch (or join the open offer: a yes to it); the game is made when every
     player has said yes."""
     try:
-        game, rows = _finished(session, game_id, user_id)
-        row = session.exec(select(RematchOffer).where(RematchOffer.game_id == game_id)
-                           .with_for_update()).first()
-        if row is not None and row.status == "made":
-            raise LobbyError("conflict", N_("The rematch has been made already: game "
-                                            "%(id)s."), id=row.new_game_id)
+        game, rows, row = _locked(session, game_id, user_id)
+        _refuse_made(row)
         if row is not None and row.status == "open":
             return _accept(session, game, rows, row, user_id)
         if row is None:
@@ -86,12 +99,8 @@ def offer(session: Session, game_id: int, user_id: int, swap: bool = True) -> Re
 def accept(session: Session, game_id: int, user_id: int) -> RematchOffer:
     """Say yes to the open offer (a repeated yes changes nothing)."""
     try:
-        game, rows = _finished(session, game_id, user_id)
-        row = session.exec(select(RematchOffer).where(RematchOffer.game_id == game_id)
-                           .with_for_update()).first()
-        if row is not None and row.status == "made":
-            raise LobbyError("conflict", N_("The rematch has been made already: game "
-                                            "%(id)s."), id=row.new_game_id)
+        game, rows, row = _locked(session, game_id, user_id)
+        _refuse_made(row)
         if row is None or row.status != "open":
             raise LobbyError("conflict", N_("No rematch is offered for this game; offer one "
                                             "instead."))
@@ -104,9 +113,7 @@ def accept(session: Session, game_id: int, user_id: int) -> RematchOffer:
 def withdraw(session: Session, game_id: int, user_id: int) -> RematchOffer:
     """Withdraw (or decline) the open offer: no rematch, until someone offers again."""
     try:
-        game, rows = _finished(session, game_id, user_id)
-        row = session.exec(select(RematchOffer).where(RematchOffer.game_id == game_id)
-                           .with_for_update()).first()
+        game, rows, row = _locked(session, game_id, user_id)
         if row is None or row.status != "open":
             raise LobbyError("conflict", N_("No rematch is offered for this game."))
         row.status, row.accepted, row.updated_at = "withdrawn", [], utcnow()
