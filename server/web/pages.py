@@ -5,10 +5,10 @@ and ``day`` (the date), server/i18n/times.py."""
 
 from __future__ import annotations
 
-from functools import lru_cache, partial
+from functools import lru_cache, partial, wraps
 from pathlib import Path
 
-from flask import make_response
+from flask import make_response, redirect
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Environment, StrictUndefined, pass_context, select_autoescape
@@ -49,6 +49,22 @@ def _day(context, moment) -> str:
 def reader():
     """The signed-in reader (server/web/accounts.py), or None."""
     return current_user if current_user.is_authenticated else None
+
+
+def signed_in_only(back):
+    """For a view only a signed-in reader may use: anybody else is sent to sign in, and then
+    back to ``back`` (a path, or a function of the view's arguments that gives it). The view
+    gets the reader as its keyword argument ``signed_in``."""
+    def decorate(view):
+        @wraps(view)
+        def wrapper(*args, **kwargs):
+            who = reader()
+            if who is None:
+                path = back(**kwargs) if callable(back) else back
+                return redirect(f"/sign-in?next={path}", 303)
+            return view(*args, signed_in=who, **kwargs)
+        return wrapper
+    return decorate
 
 
 def page(template: str, status: int = 200, locale: str = "en", **context):

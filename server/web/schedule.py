@@ -18,7 +18,7 @@ from server.models import Game, Seat, User, aware, utcnow
 from server.services import extensions, pauses, quiet_hours, schedule_links, vacations
 from server.web.accounts import check_form
 from server.web.board import show_with_refusal
-from server.web.pages import page, reader
+from server.web.pages import page, signed_in_only
 from server.web.seats import names as seat_names
 from server.web.words import _, locale, speak
 
@@ -38,11 +38,9 @@ ACTIONS = {
 
 
 @bp.post("/games/<int:game_id>/schedule")
-def act(game_id: int):
+@signed_in_only(lambda game_id: f"/games/{game_id}")
+def act(game_id: int, signed_in):
     """A button of the game page's section; back to the page, or the page with the reason."""
-    signed_in = reader()
-    if signed_in is None:
-        return redirect(f"/sign-in?next=/games/{game_id}", 303)
     refused = check_form()
     do = ACTIONS.get(request.form.get("schedule", ""))
     if refused or do is None:
@@ -123,18 +121,14 @@ def commit_answer(game_id: int, token: str):
 
 # --- the settings page ---------------------------------------------------------------------
 @bp.get(SETTINGS)
-def settings():
-    signed_in = reader()
-    if signed_in is None:
-        return redirect(f"/sign-in?next={SETTINGS}", 303)
+@signed_in_only(SETTINGS)
+def settings(signed_in):
     return _settings(signed_in)
 
 
 @bp.post(SETTINGS)
-def change_settings():
-    signed_in = reader()
-    if signed_in is None:
-        return redirect(f"/sign-in?next={SETTINGS}", 303)
+@signed_in_only(SETTINGS)
+def change_settings(signed_in):
     refused = check_form()
     if refused:
         return _settings(signed_in, refusal=refused, status=400)

@@ -7,13 +7,13 @@ only its hash is kept, so the list shows when each token was made and last used,
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, request
+from flask import Blueprint, request
 
 from server import db
 from server.parsing import whole
 from server.services import users
 from server.web.accounts import check_form
-from server.web.pages import page, reader
+from server.web.pages import page, signed_in_only
 from server.web.words import _, locale
 
 bp = Blueprint("tokens", __name__)
@@ -21,18 +21,14 @@ PATH = "/me/tokens"
 
 
 @bp.get(PATH)
-def show():
-    signed_in = reader()
-    if signed_in is None:
-        return redirect(f"/sign-in?next={PATH}", 303)
+@signed_in_only(PATH)
+def show(signed_in):
     return _page(signed_in)
 
 
 @bp.post(PATH)
-def change():
-    signed_in = reader()
-    if signed_in is None:
-        return redirect(f"/sign-in?next={PATH}", 303)
+@signed_in_only(PATH)
+def change(signed_in):
     refused = check_form()
     if refused:
         return _page(signed_in, refusal=refused, status=400)

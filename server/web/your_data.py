@@ -16,7 +16,7 @@ from server import db
 from server.models import User
 from server.services import account_deletion, calendar_feed, export
 from server.web.accounts import check_form
-from server.web.pages import page, reader
+from server.web.pages import page, reader, signed_in_only
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
 from server.web.words import _, locale
@@ -25,22 +25,15 @@ bp = Blueprint("your_data_page", __name__)
 PATH = "/me/data"
 
 
-def _signed_in():
-    return reader()
-
-
 @bp.get(PATH)
-def show():
-    if _signed_in() is None:
-        return redirect(f"/sign-in?next={PATH}", 303)
+@signed_in_only(PATH)
+def show(signed_in):
     return _page(done=_done(request.args.get("done")))
 
 
 @bp.get(PATH + "/export.json")
-def download():
-    signed_in = _signed_in()
-    if signed_in is None:
-        return redirect(f"/sign-in?next={PATH}", 303)
+@signed_in_only(PATH)
+def download(signed_in):
     with db.reading(db.session()) as session:
         document = export.export(session, session.get(User, signed_in.id))
     return Response(json.dumps(document, ensure_ascii=False, indent=2), 200, {
@@ -49,10 +42,8 @@ def download():
 
 
 @bp.post("/me/calendar")
-def renew_calendar():
-    signed_in = _signed_in()
-    if signed_in is None:
-        return redirect(f"/sign-in?next={PATH}", 303)
+@signed_in_only(PATH)
+def renew_calendar(signed_in):
     refused = check_form()
     if refused:
         return _page(refusal=refused, status=400)
@@ -63,10 +54,8 @@ def renew_calendar():
 
 
 @bp.post("/me/delete")
-def delete():
-    signed_in = _signed_in()
-    if signed_in is None:
-        return redirect(f"/sign-in?next={PATH}", 303)
+@signed_in_only(PATH)
+def delete(signed_in):
     typed = request.form.get("confirm", "")
     hand_over = request.form.get("hand_over") == "yes"
     refused = check_form()
@@ -98,7 +87,7 @@ def _done(kind: str | None) -> str | None:
 
 def _page(*, refusal: str | None = None, done: str | None = None, typed: str = "",
           hand_over: bool = False, status: int = 200):
-    signed_in = _signed_in()
+    signed_in = reader()
     loc = locale()
     config = current_app.config
     with db.reading(db.session()) as session:
