@@ -209,3 +209,12 @@ def check(cfg: Mapping) -> None:
             f"loopback address: set {PREFIX}SECRET_KEY to a random value of at least "
             f"{MIN_SECRET_KEY_LENGTH} characters (for instance: python3 -c 'import secrets; "
             f"print(secrets.token_urlsafe(48))') before serving others.")
+
+
+def welcome(cfg: dict) -> str:
+    """The line ``scripts/run`` starts with: the address to open, and where sent mail is shown
+    when the embedded mail catcher keeps it."""
+    line = f"Whistlestop: open {cfg['BASE_URL']}/ in a browser"
+    if cfg["MAIL_CATCHER"]:
+        line += f"; the mail it sends is shown at {cfg['BASE_URL']}/mail"
+    return line + "."

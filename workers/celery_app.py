@@ -13,10 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from celery import Celery
+from celery import Celery, signals
 
 from server import config as server_config
 from server.services.redis_sends import uses_redis
+from workers import routine_logs
 
 
 WEBHOOK_QUEUE = "webhooks"
@@ -130,3 +131,10 @@ def reconfigure(cfg: Mapping[str, Any], app: Celery | None = None) -> Celery:
 
 
 celery = make_celery()
+
+
+@signals.after_setup_logger.connect
+def _quiet_routine_tasks(**_kwargs) -> None:
+    """Beat's periodic tasks at DEBUG, once Celery has set its logging up in a worker or in
+    beat (workers/routine_logs.py)."""
+    routine_logs.quiet(celery.conf)

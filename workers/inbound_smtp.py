@@ -93,6 +93,9 @@ def make_inbound(database_url: str, host: str, port: int) -> Controller:
 def main() -> None:
     """Serve until SIGTERM or SIGINT."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # aiosmtpd's own log says at INFO every connection's steps, its readiness checks' too
+    # (issue 28): the lines above and below say what arrived; its warnings and errors stay.
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
     cfg = server_config.from_env()
     controllers = [make_inbound(cfg["DATABASE_URL"], cfg["SMTP_HOST"], cfg["SMTP_PORT"])]
     log.info("inbound SMTP on %s:%s, replies to the reply task", cfg["SMTP_HOST"],
@@ -100,8 +103,9 @@ def main() -> None:
     if cfg["MAIL_CATCHER"]:
         controllers.append(make_controller(cfg["MAIL_CATCHER_DIR"], cfg["MAIL_SMTP_HOST"],
                                            cfg["MAIL_SMTP_PORT"]))
-        log.info("mail catcher on %s:%s, keeping sent mail in %s (shown at /mail)",
-                 cfg["MAIL_SMTP_HOST"], cfg["MAIL_SMTP_PORT"], cfg["MAIL_CATCHER_DIR"])
+        log.info("mail catcher on %s:%s, keeping sent mail in %s (shown at %s/mail)",
+                 cfg["MAIL_SMTP_HOST"], cfg["MAIL_SMTP_PORT"], cfg["MAIL_CATCHER_DIR"],
+                 cfg["BASE_URL"])
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
