@@ -10,7 +10,7 @@ from server import db
 from server.api import access, auth, present, schemas
 from server.api.problems import Problem, not_found
 from server.models import Game
-from server.services import lobby
+from server.services import chat, lobby
 from server.services.users import sha256_hex
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
@@ -63,14 +63,17 @@ def open_game(data):
 @blp.route("", methods=["GET"])
 @auth.required
 @blp.arguments(schemas.GamesQuerySchema, location="query")
-@blp.response(200, schemas.GameSummarySchema(many=True))
+@blp.response(200, schemas.MyGameSchema(many=True))
 @documents(401, 422)
 def my_games(query):
-    """Your games (played, created, invited to, followed), newest first, with your_move."""
+    """Your games (played, created, invited to, followed), newest first, with your_move and
+    the table-talk lines you have not read (unread_chat)."""
     user = auth.current_user()
     with db.reading(db.session()) as session:
-        return [present.game_body(session, game, user, view=False)
-                for game in lobby.games_of(session, user, query.get("status"))]
+        listed = lobby.games_of(session, user, query.get("status"))
+        unread = chat.unread(session, user, [game.id for game in listed])  # one statement
+        return [{**present.game_body(session, game, user, view=False),
+                 "unread_chat": unread.get(game.id, 0)} for game in listed]
 
 
 @blp.route("/bots", methods=["GET"])

@@ -276,6 +276,14 @@ class GameSummarySchema(ma.Schema):
         "description": "When the current decision's time runs out (null: no time limit)"})
 
 
+class MyGameSchema(GameSummarySchema):
+    unread_chat = fields.Integer(metadata={
+        "description": "Table-talk lines you have not read in this game: of the players' chat "
+                       "for a game you play, of the spectators' chat for one you follow (the "
+                       "channel you post in, as the lobby page counts them); your own lines "
+                       "and those of users you mute are not counted"})
+
+
 class GameSchema(GameSummarySchema):
     view = fields.Dict(allow_none=True,
                        metadata={"description": "The game as your seat may see it (spectators: "

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import and_, delete, func, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
@@ -285,29 +285,28 @@ def mark_read(session: Session, game: Game, user: User, channel: str,
 
 def unread(session: Session, user: User, game_ids: list[int] | None = None) -> dict[int, int]:
     """{game id: lines unread by ``user``} for their games that have any (the channel they post
-    in, while the game runs; their own lines and muted users' lines are not counted)."""
+    in, while the game runs; their own lines and muted users' lines are not counted). One
+    grouped statement for all the games, however many (the lobby and GET /api/v1/games)."""
     if deleted(user):
         return {}
     seated = {g for g in session.exec(select(Seat.game_id).where(Seat.user_id == user.id))}
     followed = {g for g in session.exec(select(Spectator.game_id).where(
         Spectator.user_id == user.id))} - seated
-    wanted = [(g, PLAYERS) for g in seated] + [(g, SPECTATORS) for g in followed]
+    wanted = {**dict.fromkeys(seated, PLAYERS), **dict.fromkeys(followed, SPECTATORS)}
     if game_ids is not None:
-        wanted = [(g, c) for g, c in wanted if g in set(game_ids)]
+        wanted = {g: c for g, c in wanted.items() if g in set(game_ids)}
     if not wanted:
         return {}
     hidden = muted_by(session, user.id) | {user.id}
-    counts: dict[int, int] = {}
-    marks = {(r.game_id, r.channel): r.read_through for r in session.exec(
-        select(ChatRead).where(ChatRead.user_id == user.id))}
-    for game_id, channel in wanted:
-        n = session.exec(select(func.count(ChatMessage.id)).where(
-            ChatMessage.game_id == game_id, ChatMessage.channel == channel,
-            ChatMessage.id > marks.get((game_id, channel), 0),
-            ChatMessage.user_id.not_in(hidden))).one()
-        if n:
-            counts[game_id] = counts.get(game_id, 0) + n
-    return counts
+    mark = and_(ChatRead.game_id == ChatMessage.game_id, ChatRead.channel == ChatMessage.channel,
+                ChatRead.user_id == user.id)
+    rows = session.exec(
+        select(ChatMessage.game_id, ChatMessage.channel, func.count(ChatMessage.id))
+        .outerjoin(ChatRead, mark)
+        .where(ChatMessage.game_id.in_(list(wanted)), ChatMessage.user_id.not_in(hidden),
+               ChatMessage.id > func.coalesce(ChatRead.read_through, 0))
+        .group_by(ChatMessage.game_id, ChatMessage.channel)).all()
+    return {game_id: n for game_id, channel, n in rows if n and wanted[game_id] == channel}
 
 
 def unread_lines(session: Session, game_id: int, channel: str, user_id: int) -> list[Line]:
