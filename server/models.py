@@ -558,7 +558,9 @@ class ChatMute(SQLModel, table=True):
 
 
 class ChatReport(SQLModel, table=True):
-    """A reader reported a line to the operator (``whistlestop chat-reports`` lists them)."""
+    """A reader reported a line to the operator (``whistlestop chat-reports`` lists them);
+    open until the operator resolves it (``resolved_at``, with ``resolution``: a short note
+    saying what was done)."""
 
     __table_args__ = (UniqueConstraint("message_id", "user_id"),)
 
@@ -567,3 +569,5 @@ class ChatReport(SQLModel, table=True):
     user_id: int = Field(foreign_key="user.id")
     reason: str = Field(default="", max_length=500)
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    resolved_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    resolution: Optional[str] = Field(default=None, max_length=500)

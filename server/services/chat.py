@@ -385,14 +385,47 @@ def report(session: Session, user: User, message_id: int, reason: str = "",
     return found
 
 
-def reports(session: Session) -> list[dict]:
-    """Every report, newest first, with its line: what the operator reviews."""
+def reports(session: Session, resolved: bool = False) -> list[dict]:
+    """The open reports (``resolved``: every report), newest first, with their lines: what the
+    operator reviews."""
+    query = select(ChatReport, ChatMessage).join(ChatMessage,
+                                                 ChatMessage.id == ChatReport.message_id)
+    if not resolved:
+        query = query.where(ChatReport.resolved_at.is_(None))
     out = []
-    for rep, msg in session.exec(select(ChatReport, ChatMessage).join(
-            ChatMessage, ChatMessage.id == ChatReport.message_id)
-            .order_by(ChatReport.id.desc())).all():
+    for rep, msg in session.exec(query.order_by(ChatReport.id.desc())).all():
         out.append({"report": rep.id, "reported_at": rep.created_at, "by_user": rep.user_id,
                     "reason": rep.reason, "message": msg.id, "game": msg.game_id,
                     "channel": msg.channel, "author_user": msg.user_id, "seat": msg.seat,
-                    "body": msg.body, "posted_at": msg.created_at})
+                    "body": msg.body, "posted_at": msg.created_at,
+                    "resolved_at": aware(rep.resolved_at) if rep.resolved_at else None,
+                    "resolution": rep.resolution})
     return out
+
+
+def resolve_report(session: Session, report_id: int, note: str | None) -> ChatReport:
+    """Mark a report resolved now with the operator's ``note`` (what was done, 1 to
+    ``MAX_REASON`` characters); ChatRefused when there is no such report, it is resolved
+    already, or the note is empty or too long (the operator's words, in English: the
+    command line is theirs). Not committed."""
+    note = (note or "").strip()
+    if not note or _UNSHOWN.search(note):
+        raise ChatRefused("invalid", "Say in a short note what was done (plain text).")
+    if len(note) > MAX_REASON:
+        raise ChatRefused("invalid", "The note is %(length)s characters long; the most is "
+                                        "%(most)s.", length=len(note), most=MAX_REASON)
+    row = session.get(ChatReport, report_id)
+    if row is None:
+        raise ChatRefused("not_found", "There is no report %(id)s.", id=report_id)
+    # Compare-and-set: two operators resolving at once leave the first one's note.
+    done = session.execute(update(ChatReport).where(
+        ChatReport.id == report_id, ChatReport.resolved_at.is_(None)).values(
+        resolved_at=utcnow(), resolution=note))
+    if done.rowcount != 1:
+        session.refresh(row)
+        raise ChatRefused("conflict", "Report %(id)s was resolved already, at %(at)s: "
+                                         "%(note)s", id=report_id,
+                          at=aware(row.resolved_at).isoformat(timespec="seconds"),
+                          note=row.resolution)
+    session.refresh(row)
+    return row
