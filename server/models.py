@@ -104,6 +104,10 @@ class Game(SQLModel, table=True):
     # Issue 27, retract: log rows out of play (taken back, and the entries recording it): the
     # engine's log entry i is the row of seq log_offset + i.
     log_offset: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Issue 27: when the player who opened the game deleted their account before it started,
+    # and its creator's rights (invite, start) passed to ``created_by``, the earliest of the
+    # players who had joined (services/account_deletion.py); the open game's page says so.
+    creator_left_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
 class Seat(SQLModel, table=True):

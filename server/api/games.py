@@ -141,12 +141,28 @@ def join_game(data, game_id):
 @blp.response(200, schemas.GameSchema)
 @documents(401, 403, 404, 409)
 def start_game(game_id):
-    """Start the game (its creator only, once every seat has a player)."""
+    """Start the game (its creator only, once every seat has a player; if the creator deleted
+    their account before the start, the player who joined it first)."""
     user = auth.current_user()
     with db.session() as session:
         game = lobby.start_game(session, game_id, user)
         body = present.game_body(session, game, user)
     return body
+
+
+@blp.route("/<int:game_id>/code", methods=["POST"])
+@auth.required
+@blp.arguments(schemas.NewCodeSchema, example={"seat": "nixon"})
+@blp.response(200, schemas.NewCodeResultSchema)
+@documents(401, 403, 404, 409, 422)
+def new_code(data, game_id):
+    """A new invitation code for a free seat of an open game (its creator only: the player who
+    opened it, or, if they deleted their account, the player who joined it first)."""
+    user = auth.current_user()
+    with db.session() as session:
+        access.visible_game(session, game_id, user)
+        return {"seat": data["seat"], "code": lobby.new_code(session, game_id, user,
+                                                             data["seat"])}
 
 
 @blp.route("/<int:game_id>/decision", methods=["GET"])

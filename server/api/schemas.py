@@ -307,6 +307,17 @@ class JoinSchema(ma.Schema):
     code = fields.String(validate=validate.Length(min=1, max=200))
 
 
+class NewCodeSchema(ma.Schema):
+    seat = fields.String(required=True, validate=validate.Length(min=1, max=50), metadata={
+        "description": "A free seat of the open game (not a bot's)"})
+
+
+class NewCodeResultSchema(ma.Schema):
+    seat = fields.String()
+    code = fields.String(metadata={"description": "The seat's new invitation code (its old "
+                                                 "one stops working); shown this once only"})
+
+
 class DecisionSchema(ma.Schema):
     seat = fields.String()
     step = fields.Integer()
