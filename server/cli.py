@@ -316,19 +316,34 @@ def _republish(args) -> int:
 def _chat_reports(args) -> int:
     from server.services import chat
 
+    if args.note is not None and args.resolve is None:
+        raise CommandError("--note goes with --resolve ID")
+    if args.resolve is not None:
+        with _session() as session:
+            try:
+                chat.resolve_report(session, args.resolve, args.note)
+            except chat.ChatRefused as exc:
+                session.rollback()
+                raise CommandError(exc.reason) from None
+            session.commit()
+        print(f"report {args.resolve} resolved")
+        return EXIT_OK
     with _session(read_only=True) as session:
-        found = chat.reports(session)[:args.limit]
+        found = chat.reports(session, resolved=args.all)[:args.limit]
     if args.json:
         _dump(found)
         return EXIT_OK
     if not found:
-        print("no reported chat lines")
+        print("no reported chat lines" if args.all else
+              "no open chat reports (--all lists the resolved ones too)")
     for r in found:
         print(f"report {r['report']} at {r['reported_at']}: user {r['by_user']} reported line "
               f"{r['message']} of user {r['author_user']} (game {r['game']}, {r['channel']}"
               f"{', seat ' + r['seat'] if r['seat'] else ''})"
               + (f": {r['reason']!r}" if r['reason'] else ""))
         print("    " + json.dumps(r["body"], ensure_ascii=False))
+        if r["resolved_at"] is not None:
+            print(f"    resolved at {r['resolved_at']}: {r['resolution']!r}")
     return EXIT_OK
 
 
@@ -553,14 +568,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true", help="print JSON")
 
     sub = command("chat-reports", _chat_reports,
-                  "list the chat lines players reported, newest first",
+                  "list the open reports of chat lines, newest first; resolve one",
                   "List the table-talk lines readers reported to the operator (POST "
-                  "/api/v1/games/{id}/chat/{line}/report or the game page's Report button), "
-                  "newest first, with who reported them and why. Reports are also mailed to "
-                  "WHISTLESTOP_OPERATOR_EMAIL when it is set.")
+                  "/api/v1/games/{id}/chat/{line}/report or the game page's Report button) "
+                  "and not resolved yet, newest first, with who reported them and why; --all "
+                  "lists the resolved ones too, with when and the note. --resolve ID --note "
+                  "TEXT marks a report resolved (the line itself stays as it is). Reports are "
+                  "also mailed to WHISTLESTOP_OPERATOR_EMAIL when it is set.")
     sub.add_argument("--limit", type=_nonnegative_int, default=100, metavar="N",
                      help="list at most N reports (default 100)")
+    sub.add_argument("--all", action="store_true",
+                     help="list the resolved reports too")
     sub.add_argument("--json", action="store_true", help="print JSON")
+    sub.add_argument("--resolve", type=int, metavar="ID",
+                     help="mark report ID resolved (with --note)")
+    sub.add_argument("--note", metavar="TEXT",
+                     help="what was done, up to 500 characters (with --resolve)")
 
     sub = command("verify", _verify,
                   "verify a game's chance draws against its committed seed",

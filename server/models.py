@@ -104,6 +104,10 @@ class Game(SQLModel, table=True):
     # Issue 27, retract: log rows out of play (taken back, and the entries recording it): the
     # engine's log entry i is the row of seq log_offset + i.
     log_offset: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Issue 27: when the player who opened the game deleted their account before it started,
+    # and its creator's rights (invite, start) passed to ``created_by``, the earliest of the
+    # players who had joined (services/account_deletion.py); the open game's page says so.
+    creator_left_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
 class Seat(SQLModel, table=True):
@@ -558,7 +562,9 @@ class ChatMute(SQLModel, table=True):
 
 
 class ChatReport(SQLModel, table=True):
-    """A reader reported a line to the operator (``whistlestop chat-reports`` lists them)."""
+    """A reader reported a line to the operator (``whistlestop chat-reports`` lists them);
+    open until the operator resolves it (``resolved_at``, with ``resolution``: a short note
+    saying what was done)."""
 
     __table_args__ = (UniqueConstraint("message_id", "user_id"),)
 
@@ -567,3 +573,5 @@ class ChatReport(SQLModel, table=True):
     user_id: int = Field(foreign_key="user.id")
     reason: str = Field(default="", max_length=500)
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    resolved_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    resolution: Optional[str] = Field(default=None, max_length=500)

@@ -10,7 +10,7 @@ from server import db
 from server.api import access, auth, present, schemas
 from server.api.problems import Problem, not_found
 from server.models import Game
-from server.services import lobby
+from server.services import chat, lobby
 from server.services.users import sha256_hex
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
@@ -63,14 +63,17 @@ def open_game(data):
 @blp.route("", methods=["GET"])
 @auth.required
 @blp.arguments(schemas.GamesQuerySchema, location="query")
-@blp.response(200, schemas.GameSummarySchema(many=True))
+@blp.response(200, schemas.MyGameSchema(many=True))
 @documents(401, 422)
 def my_games(query):
-    """Your games (played, created, invited to, followed), newest first, with your_move."""
+    """Your games (played, created, invited to, followed), newest first, with your_move and
+    the table-talk lines you have not read (unread_chat)."""
     user = auth.current_user()
     with db.reading(db.session()) as session:
-        return [present.game_body(session, game, user, view=False)
-                for game in lobby.games_of(session, user, query.get("status"))]
+        listed = lobby.games_of(session, user, query.get("status"))
+        unread = chat.unread(session, user, [game.id for game in listed])  # one statement
+        return [{**present.game_body(session, game, user, view=False),
+                 "unread_chat": unread.get(game.id, 0)} for game in listed]
 
 
 @blp.route("/bots", methods=["GET"])
@@ -138,12 +141,28 @@ def join_game(data, game_id):
 @blp.response(200, schemas.GameSchema)
 @documents(401, 403, 404, 409)
 def start_game(game_id):
-    """Start the game (its creator only, once every seat has a player)."""
+    """Start the game (its creator only, once every seat has a player; if the creator deleted
+    their account before the start, the player who joined it first)."""
     user = auth.current_user()
     with db.session() as session:
         game = lobby.start_game(session, game_id, user)
         body = present.game_body(session, game, user)
     return body
+
+
+@blp.route("/<int:game_id>/code", methods=["POST"])
+@auth.required
+@blp.arguments(schemas.NewCodeSchema, example={"seat": "nixon"})
+@blp.response(200, schemas.NewCodeResultSchema)
+@documents(401, 403, 404, 409, 422)
+def new_code(data, game_id):
+    """A new invitation code for a free seat of an open game (its creator only: the player who
+    opened it, or, if they deleted their account, the player who joined it first)."""
+    user = auth.current_user()
+    with db.session() as session:
+        access.visible_game(session, game_id, user)
+        return {"seat": data["seat"], "code": lobby.new_code(session, game_id, user,
+                                                             data["seat"])}
 
 
 @blp.route("/<int:game_id>/decision", methods=["GET"])

@@ -86,4 +86,5 @@ class ScheduleSchema(ma.Schema):
                           metadata={"description": "The pause asked or in force"})
     extensions = fields.List(fields.Nested(ExtensionSchema))
     away = fields.List(fields.Nested(AwaySchema), metadata={
-        "description": "The seats whose players are on vacation, and until when"})
+        "description": "The seats whose players are on vacation, and until when (told to "
+                       "the game's players only: a vacation is its player's own business)"})

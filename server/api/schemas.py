@@ -276,6 +276,14 @@ class GameSummarySchema(ma.Schema):
         "description": "When the current decision's time runs out (null: no time limit)"})
 
 
+class MyGameSchema(GameSummarySchema):
+    unread_chat = fields.Integer(metadata={
+        "description": "Table-talk lines you have not read in this game: of the players' chat "
+                       "for a game you play, of the spectators' chat for one you follow (the "
+                       "channel you post in, as the lobby page counts them); your own lines "
+                       "and those of users you mute are not counted"})
+
+
 class GameSchema(GameSummarySchema):
     view = fields.Dict(allow_none=True,
                        metadata={"description": "The game as your seat may see it (spectators: "
@@ -297,6 +305,17 @@ class NewGameResultSchema(ma.Schema):
 class JoinSchema(ma.Schema):
     seat = fields.String(validate=validate.Length(min=1, max=50))
     code = fields.String(validate=validate.Length(min=1, max=200))
+
+
+class NewCodeSchema(ma.Schema):
+    seat = fields.String(required=True, validate=validate.Length(min=1, max=50), metadata={
+        "description": "A free seat of the open game (not a bot's)"})
+
+
+class NewCodeResultSchema(ma.Schema):
+    seat = fields.String()
+    code = fields.String(metadata={"description": "The seat's new invitation code (its old "
+                                                 "one stops working); shown this once only"})
 
 
 class DecisionSchema(ma.Schema):

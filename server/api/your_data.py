@@ -54,8 +54,10 @@ def delete(query):
     ``confirm`` must be the account's address, typed again. Refused (409, the
     seats listed) while you hold seats in unfinished games, unless ``hand_over=true``: then
     each is played by its game's deadline default from now on (a game without deadlines: the
-    seat resigns), an open game's seat is freed. Your personal data is erased at once; the
-    token used stops working."""
+    seat resigns), an open game's seat is freed. An open game you created passes to the
+    player who joined it first (they invite to your seat and start it), or is withdrawn when
+    nobody else has joined. Your personal data is erased at once; the token used stops
+    working."""
     caller = auth.current_user()
     with db.session() as session:
         try:

@@ -7,7 +7,10 @@ it), and a seat nobody holds is always "reached" (server/services/reach.py), so 
 deadlines the deadline sweep plays its filed default order, else the safe default, or forfeits
 it when the game was created so (server/services/deadlines.py). A game with no deadline
 (``decision_hours`` 0) would wait for that seat for ever: there the seat resigns. A seat of an
-open game is freed for somebody else.
+open game is freed for somebody else. An open game the account created (only its creator
+invites and starts it) passes to the player who joined it first, who then invites to the freed
+seat and starts it (the game's page says so: no mail tells of such news); one nobody else has
+joined is withdrawn (``lobby.withdraw``): nobody could ever start it.
 
 Erased, in one transaction: the address (replaced by ``deleted-<id>@deleted.invalid``, which
 no mail reaches), the display name, language and time zone, the address's proof, API tokens,
@@ -99,6 +102,7 @@ def delete_account(session: Session, user_id: int, typed: str, *,
                                            Seat.seat == held["seat"],
                                            Seat.user_id == user_id)
                         .values(user_id=None, invite_email=None))
+    _leave_open_games(session, user_id)
     _erase(session, user)
     session.add(AccountDeletion(user_id=user_id, deleted_at=utcnow(),
                                 handed_over=[[s["game_id"], s["seat"]] for s in seats]))
@@ -109,6 +113,23 @@ def delete_account(session: Session, user_id: int, typed: str, *,
         except lobby.LobbyError:
             pass   # the game ended meanwhile
     return seats
+
+
+def _leave_open_games(session: Session, user_id: int) -> None:
+    """The open games the account created: each passes to its earliest joined player, or is
+    withdrawn when nobody else (bots aside) has joined. Run once the account's seats are
+    freed, in the deletion's transaction."""
+    for game in session.exec(select(Game).where(Game.created_by == user_id,
+                                                Game.status == "open")).all():
+        heir = session.exec(select(Seat.user_id).where(
+            Seat.game_id == game.id, Seat.user_id.is_not(None), Seat.user_id != user_id)
+            .order_by(Seat.joined_at, Seat.id)).first()
+        if heir is None:
+            lobby.withdraw(session, game.id)
+            continue
+        game.created_by, game.creator_left_at = heir, utcnow()
+        session.add(game)
+    session.flush()
 
 
 def _erase(session: Session, user: User) -> None:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import and_, delete, func, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
@@ -285,29 +285,28 @@ def mark_read(session: Session, game: Game, user: User, channel: str,
 
 def unread(session: Session, user: User, game_ids: list[int] | None = None) -> dict[int, int]:
     """{game id: lines unread by ``user``} for their games that have any (the channel they post
-    in, while the game runs; their own lines and muted users' lines are not counted)."""
+    in, while the game runs; their own lines and muted users' lines are not counted). One
+    grouped statement for all the games, however many (the lobby and GET /api/v1/games)."""
     if deleted(user):
         return {}
     seated = {g for g in session.exec(select(Seat.game_id).where(Seat.user_id == user.id))}
     followed = {g for g in session.exec(select(Spectator.game_id).where(
         Spectator.user_id == user.id))} - seated
-    wanted = [(g, PLAYERS) for g in seated] + [(g, SPECTATORS) for g in followed]
+    wanted = {**dict.fromkeys(seated, PLAYERS), **dict.fromkeys(followed, SPECTATORS)}
     if game_ids is not None:
-        wanted = [(g, c) for g, c in wanted if g in set(game_ids)]
+        wanted = {g: c for g, c in wanted.items() if g in set(game_ids)}
     if not wanted:
         return {}
     hidden = muted_by(session, user.id) | {user.id}
-    counts: dict[int, int] = {}
-    marks = {(r.game_id, r.channel): r.read_through for r in session.exec(
-        select(ChatRead).where(ChatRead.user_id == user.id))}
-    for game_id, channel in wanted:
-        n = session.exec(select(func.count(ChatMessage.id)).where(
-            ChatMessage.game_id == game_id, ChatMessage.channel == channel,
-            ChatMessage.id > marks.get((game_id, channel), 0),
-            ChatMessage.user_id.not_in(hidden))).one()
-        if n:
-            counts[game_id] = counts.get(game_id, 0) + n
-    return counts
+    mark = and_(ChatRead.game_id == ChatMessage.game_id, ChatRead.channel == ChatMessage.channel,
+                ChatRead.user_id == user.id)
+    rows = session.exec(
+        select(ChatMessage.game_id, ChatMessage.channel, func.count(ChatMessage.id))
+        .outerjoin(ChatRead, mark)
+        .where(ChatMessage.game_id.in_(list(wanted)), ChatMessage.user_id.not_in(hidden),
+               ChatMessage.id > func.coalesce(ChatRead.read_through, 0))
+        .group_by(ChatMessage.game_id, ChatMessage.channel)).all()
+    return {game_id: n for game_id, channel, n in rows if n and wanted[game_id] == channel}
 
 
 def unread_lines(session: Session, game_id: int, channel: str, user_id: int) -> list[Line]:
@@ -386,14 +385,47 @@ def report(session: Session, user: User, message_id: int, reason: str = "",
     return found
 
 
-def reports(session: Session) -> list[dict]:
-    """Every report, newest first, with its line: what the operator reviews."""
+def reports(session: Session, resolved: bool = False) -> list[dict]:
+    """The open reports (``resolved``: every report), newest first, with their lines: what the
+    operator reviews."""
+    query = select(ChatReport, ChatMessage).join(ChatMessage,
+                                                 ChatMessage.id == ChatReport.message_id)
+    if not resolved:
+        query = query.where(ChatReport.resolved_at.is_(None))
     out = []
-    for rep, msg in session.exec(select(ChatReport, ChatMessage).join(
-            ChatMessage, ChatMessage.id == ChatReport.message_id)
-            .order_by(ChatReport.id.desc())).all():
+    for rep, msg in session.exec(query.order_by(ChatReport.id.desc())).all():
         out.append({"report": rep.id, "reported_at": rep.created_at, "by_user": rep.user_id,
                     "reason": rep.reason, "message": msg.id, "game": msg.game_id,
                     "channel": msg.channel, "author_user": msg.user_id, "seat": msg.seat,
-                    "body": msg.body, "posted_at": msg.created_at})
+                    "body": msg.body, "posted_at": msg.created_at,
+                    "resolved_at": aware(rep.resolved_at) if rep.resolved_at else None,
+                    "resolution": rep.resolution})
     return out
+
+
+def resolve_report(session: Session, report_id: int, note: str | None) -> ChatReport:
+    """Mark a report resolved now with the operator's ``note`` (what was done, 1 to
+    ``MAX_REASON`` characters); ChatRefused when there is no such report, it is resolved
+    already, or the note is empty or too long (the operator's words, in English: the
+    command line is theirs). Not committed."""
+    note = (note or "").strip()
+    if not note or _UNSHOWN.search(note):
+        raise ChatRefused("invalid", "Say in a short note what was done (plain text).")
+    if len(note) > MAX_REASON:
+        raise ChatRefused("invalid", "The note is %(length)s characters long; the most is "
+                                        "%(most)s.", length=len(note), most=MAX_REASON)
+    row = session.get(ChatReport, report_id)
+    if row is None:
+        raise ChatRefused("not_found", "There is no report %(id)s.", id=report_id)
+    # Compare-and-set: two operators resolving at once leave the first one's note.
+    done = session.execute(update(ChatReport).where(
+        ChatReport.id == report_id, ChatReport.resolved_at.is_(None)).values(
+        resolved_at=utcnow(), resolution=note))
+    if done.rowcount != 1:
+        session.refresh(row)
+        raise ChatRefused("conflict", "Report %(id)s was resolved already, at %(at)s: "
+                                         "%(note)s", id=report_id,
+                          at=aware(row.resolved_at).isoformat(timespec="seconds"),
+                          note=row.resolution)
+    session.refresh(row)
+    return row

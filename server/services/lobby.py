@@ -12,10 +12,11 @@ from typing import NamedTuple
 
 import engine.core as engine
 from engine import bots as engine_bots
-from sqlalchemy import bindparam, false, update
+from sqlalchemy import bindparam, delete, false, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
+from server import models
 from server.models import Game, GameChat, Order, OutboxMessage, Seat, Spectator, User, utcnow
 from server.raw_sql import Raw
 from server.services import games as orders
@@ -371,6 +372,35 @@ def start_game(session: Session, game_id: int, user: User) -> Game:
         raise LobbyError("conflict", N_("Every seat needs a player before the game starts; "
                                           "still open: %(seats)s."), seats=", ".join(empty))
     return orders.start(session, game)
+
+
+# The rows that belong to a game, children first (a report belongs to its line); the one row
+# that only points at a game (a finished game's rematch offer, ``new_game_id``) forgets it.
+# tests/server/api/test_creator_leaves.py checks that every table pointing at a game is here.
+_GAME_ROWS = ("StandingOrder", "AutoOrder", "Spectator", "LogEntry", "Order", "SeatNote",
+              "GamePause", "Extension", "Retractable", "RatedGame", "ChatReport", "ChatRead",
+              "ChatMessage", "GameChat", "RematchOffer", "Seat")
+
+
+def withdraw(session: Session, game_id: int) -> None:
+    """Remove an open game nobody can start any more, with every row of it (in the session's
+    transaction, not committed): its creator left before anybody else joined
+    (services/account_deletion.py). Its invitations lead nowhere: their mails, not sent yet,
+    find no game and are not sent (server/mail/recipients.py)."""
+    game = _game(session, game_id)
+    if game.status != "open":
+        raise LobbyError("conflict", N_("The game has already started."))
+    lines = select(models.ChatMessage.id).where(models.ChatMessage.game_id == game_id)
+    session.execute(update(models.RematchOffer).where(models.RematchOffer.new_game_id == game_id)
+                    .values(new_game_id=None))
+    for name in _GAME_ROWS:
+        model = getattr(models, name)
+        if model is models.ChatReport:
+            session.execute(delete(model).where(model.message_id.in_(lines)))
+        else:
+            session.execute(delete(model).where(model.game_id == game_id))
+    session.execute(delete(Game).where(Game.id == game_id))
+    session.expunge(game)
 
 
 def resign(session: Session, game_id: int, seat: str, *, step: int | None = None,

@@ -372,7 +372,10 @@ def _open_context(session, game: Game, loc: str, codes: dict) -> dict:
             "options_line": _options_line(game, loc),
             "help_url": page_url(game.game_type),
             "may_start": mine and all(s["taken"] for s in listed),
-            "creator": mine, "share_base": f"{current_app.config['BASE_URL']}/games/{game.id}"
+            "creator": mine,
+            # issue 27: its first creator deleted their account; the game passed to ``heir``
+            "heir": display_names.shown(session.get(User, game.created_by), _)
+            if game.creator_left_at is not None else None, "share_base": f"{current_app.config['BASE_URL']}/games/{game.id}"
             "/join?code=",
             "signed_in": user is not None}
 

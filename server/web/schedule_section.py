@@ -12,8 +12,10 @@ from server.web.words import locale
 
 
 def section(session, game: Game, seat: str | None) -> dict | None:
-    """What the game page shows of the game's clock: to everyone who may see the page, who is
-    away until when and whether it is paused; to a player, the buttons that apply now."""
+    """What the game page shows of the game's clock: to everyone who may see the page, whether
+    it is paused or its clock stopped; to a player, who else is away until when (a vacation is
+    its player's own business: the seated players need it, their opponent's clock is stopped,
+    a spectator or a passer-by does not) and the buttons that apply now."""
     if game.status != "active":
         return None
     names = seat_names(game.game_type, locale())
@@ -24,7 +26,8 @@ def section(session, game: Game, seat: str | None) -> dict | None:
     owing = clock.owing_now(session, game) if seat else []
     return {
         "away": [{"seat": names.get(s, s), "until": until}
-                 for s, until in vacations.away(session, game.id, now) if s != seat],
+                 for s, until in vacations.away(session, game.id, now) if s != seat]
+        if seat is not None else [],
         "paused": pause is not None and pause.status == "paused",
         "pause_asked": pause is not None and pause.status == "asked",
         "pause_by": names.get(pause.asked_by, pause.asked_by) if pause else "",

@@ -43,6 +43,10 @@ NOT_APPLICABLE = {
     # Whether an action is legal is the game's position, not the order's shape (an order in the
     # game's notation is refused with the reason and the legal actions: 422).
     "POST /api/v1/games/{game_id}/orders": ["positive_data_acceptance"],
+    # Issue 27: a new invitation code is for a free seat of the game (its type's seat names,
+    # not a bot's, not taken): the game's rows, so a seat the schema allows may be refused
+    # (422 naming it, 409 taken).
+    "POST /api/v1/games/{game_id}/code": ["positive_data_acceptance"],
     # A display name is letters and digits of any script, at most 3 marks on a letter, a full
     # stop only at the end of a word (server/services/display_names.py): Unicode categories,
     # which a JSON Schema pattern cannot state.

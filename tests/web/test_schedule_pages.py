@@ -173,3 +173,25 @@ def test_a_pause_agreed_by_the_mail_s_link_which_is_good_for_nothing_else(app, j
     assert "The game is paused" in jack.get(f"/games/{gid}").get_data(as_text=True)
     assert any("the game is paused" in m.get_body(("plain",)).get_content()
                for m in smtp_catcher.to(jack.email))
+
+
+def test_a_vacation_is_shown_to_the_seated_players_only(app, jack, dick, lyndon):
+    """A vacation is its player's own: their opponent sees it (their clock is stopped), a
+    signed-in spectator following the public game and an anonymous visitor do not."""
+    gid = new_game(jack, dick, public="on")
+    assert lyndon.post_form(f"/games/{gid}", f"/games/{gid}/follow", {}).status_code in (
+        200, 303)
+    with Session(db_engine(app)) as session:
+        user = session.exec(select(User).where(User.email == dick.email)).one()
+        today = utcnow().date()
+        vacations.book(session, user, today, today + timedelta(days=1),
+                       utcnow() - timedelta(days=2))
+    seen = jack.get(f"/games/{gid}").get_data(as_text=True)
+    until = re.search(r"is on vacation until ([^:]+):", seen)
+    assert until, seen[:300]
+    anonymous = app.test_client().get(f"/games/{gid}")
+    for page in (lyndon.get(f"/games/{gid}"), anonymous):
+        assert page.status_code == 200
+        text = page.get_data(as_text=True)
+        assert 'id="schedule"' in text   # the section is there: the clock's state is public
+        assert "on vacation" not in text and until.group(1) not in text

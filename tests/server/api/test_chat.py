@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import event, update
 from sqlmodel import select
 
 from server.models import ChatMessage, ChatReport, OutboxMessage, utcnow
@@ -240,3 +240,70 @@ def test_your_lines_are_in_your_export_and_stay_in_the_game_after_you_leave(clie
     lines = _chat(client, ann, gid).get_json()["lines"]
     assert [x["body"] for x in lines] == ["Ann's line", "Bob's <b>line</b>"]
     assert lines[1]["author"] == "a deleted player"
+
+
+def _unread_in_list(client, player) -> dict[int, int]:
+    r = client.get("/games", player)
+    assert r.status_code == 200, r.get_json()
+    return {g["id"]: g["unread_chat"] for g in r.get_json()}
+
+
+def test_the_games_list_counts_each_game_s_unread_lines(client, store, players):
+    """GET /games says, per game, the lines of the caller's channel they have not read (as the
+    lobby page does): not their own, not a muted user's, not the other channel's."""
+    ann, bob = players["kennedy"], players["nixon"]
+    first = _game(client, store, players, spectator_chat=True)
+    second = _game(client, store, players)
+    watcher = client.signup("watcher@example.org", "Wendy")
+    other = client.signup("walter@example.org", "Walter")
+    for p in (watcher, other):
+        assert client.post(f"/games/{first}/spectate", p).status_code == 200
+    _post(client, ann, first, "one")
+    _post(client, ann, second, "two")
+    _post(client, ann, second, "three")
+    _post(client, other, first, "from the stands", "spectators")
+    assert _unread_in_list(client, bob) == {first: 1, second: 2}
+    assert _unread_in_list(client, ann) == {first: 0, second: 0}
+    assert _unread_in_list(client, watcher) == {first: 1}   # the spectators' line only
+    assert client.post(f"/games/{second}/chat/read", bob, json={}).status_code == 200
+    assert _unread_in_list(client, bob) == {first: 1, second: 0}
+    _post(client, bob, first, "reply")   # one's own line reads the channel
+    _post(client, ann, first, "four")
+    assert client.post("/users/me/mutes", bob, json={"user_id": ann.id}).status_code == 200
+    assert _unread_in_list(client, bob) == {first: 0, second: 0}
+    assert client.post("/users/me/mutes", bob,
+                       json={"user_id": ann.id, "muted": False}).status_code == 200
+    assert _unread_in_list(client, bob) == {first: 1, second: 0}
+    # The document says what the field is.
+    spec = client.get("/openapi.json").get_json()
+    listed = spec["paths"]["/api/v1/games"]["get"]["responses"]["200"]["content"][
+        "application/json"]["schema"]["items"]["$ref"].rsplit("/", 1)[1]
+    assert "unread_chat" in spec["components"]["schemas"][listed]["properties"]
+
+
+def test_the_games_list_counts_unread_lines_in_one_statement(client, store, players, app):
+    """However many games are listed, their unread lines are counted by one statement."""
+    ann, bob = players["kennedy"], players["nixon"]
+    engine = app.extensions["whistlestop.db"]
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, *args):
+        seen.append(statement.lower())
+
+    def chat_statements() -> int:
+        seen.clear()
+        event.listen(engine, "before_cursor_execute", record)
+        try:
+            _unread_in_list(client, bob)
+        finally:
+            event.remove(engine, "before_cursor_execute", record)
+        return sum("from chatmessage" in s for s in seen)
+
+    gid = _game(client, store, players)
+    _post(client, ann, gid, "hello")
+    assert chat_statements() == 1
+    for n in range(3):
+        _post(client, ann, _game(client, store, players), f"hello {n}")
+    assert _unread_in_list(client, bob) == dict.fromkeys(_unread_in_list(client, bob), 1)
+    assert len(_unread_in_list(client, bob)) == 4
+    assert chat_statements() == 1

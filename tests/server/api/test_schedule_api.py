@@ -8,7 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 from sqlmodel import select
 
-from server.models import Extension, OutboxMessage, aware
+from server.models import Extension, OutboxMessage, User, aware, utcnow
+from server.services import vacations
 from tests.server.api.helpers import PROBLEM
 
 PATHS = {"/api/v1/users/me/vacations": {"get", "post"},
@@ -149,3 +150,27 @@ def test_the_schedule_shows_every_player_the_same_and_no_hidden_information(clie
     text = repr(seen[0])
     assert not any(f"'{card}'" in text for card in hands)
     assert set(seen[0]) == {"deadline_at", "clock_stopped", "pause", "extensions", "away"}
+
+
+def test_a_vacation_is_told_to_the_players_and_to_nobody_else(client, players, store):
+    """A vacation is its player's own: the game's players read it in the schedule; a spectator
+    of the public game and an anonymous caller learn nothing of it from any game answer."""
+    ann, bob = players["kennedy"], players["nixon"]
+    gid = client.two_player_game(store, ann, bob, seed="away", public=True)
+    watcher = client.signup("wendy@example.org", "Wendy")
+    assert client.post(f"/games/{gid}/spectate", watcher).status_code == 200
+    with store.session() as s:
+        today = utcnow().date()
+        vacations.book(s, s.get(User, bob.id), today, today + timedelta(days=1),
+                       utcnow() - timedelta(days=2))
+    away = client.get(f"/games/{gid}/schedule", ann).get_json()["away"]
+    assert [a["seat"] for a in away] == ["nixon"]
+    until = away[0]["until"]
+    assert client.get(f"/games/{gid}/schedule", watcher).status_code == 403
+    assert client.get(f"/games/{gid}/schedule").status_code == 401
+    for who in (watcher, None):
+        for path in (f"/games/{gid}", f"/games/{gid}/log", "/games/public"):
+            r = client.get(path, who)
+            assert r.status_code == 200, (path, r.get_json())
+            text = r.get_data(as_text=True)
+            assert "vacation" not in text and "away" not in text and until[:16] not in text
