@@ -77,18 +77,46 @@ class Retracted:
 def pending(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
     """Until when ``seat`` may take its last move back (the hold's end), or None; cheap: one
     read by the game's step (the page shows a "Take back" button with the time left)."""
+    row = _open_hold(session, game, now)
+    return aware(row.until) if row is not None and row.seat == seat else None
+
+
+def held_for(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
+    """Until when the move that handed ``seat`` its decision may still be taken back (held,
+    unseen), or None: what is told to ``seat`` (a digest) describes only final moves."""
+    row = _open_hold(session, game, now)
+    return aware(row.until) if row is not None and row.next_seat == seat else None
+
+
+def holds_on(session: Session, user_id: int, now: datetime | None = None) -> datetime | None:
+    """When the last of the holds on the user's decisions ends (moves handed to one of their
+    seats that may still be taken back), or None: a digest written now waits until then."""
+    now = now or utcnow()
+    rows = session.exec(select(Retractable, Game).join(Game, Game.id == Retractable.game_id)
+                        .join(Seat, (Seat.game_id == Game.id)
+                              & (Seat.seat == Retractable.next_seat))
+                        .where(Seat.user_id == user_id, Game.status == "active",
+                               Game.step == Retractable.step + 1,
+                               Retractable.retracted_at.is_(None))).all()
+    ends = [aware(row.until) for row, game in rows
+            if aware(row.until) > now and not _seen(session, game, row)]
+    return max(ends, default=None)
+
+
+def _open_hold(session: Session, game, now: datetime | None = None) -> Retractable | None:
+    """The hold on the game's last move while it may still be taken back (not taken back,
+    not over, not seen), or None."""
     if game.status != "active" or not game.step:
         return None
     row = session.exec(select(Retractable).where(Retractable.game_id == game.id,
                                                  Retractable.step == game.step - 1)).first()
-    if row is None or row.seat != seat or row.retracted_at is not None:
+    if row is None or row.retracted_at is not None:
         return None
-    until = aware(row.until)
-    if until <= (now or utcnow()):
+    if aware(row.until) <= (now or utcnow()):
         return None
     if _seen(session, game, row):
         return None
-    return until
+    return row
 
 
 def _seen(session: Session, game, row: Retractable) -> bool:
