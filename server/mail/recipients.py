@@ -419,11 +419,14 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     asked = games.your_move(session, game, seat_name)
     if not asked:
         view = {**view, "legal_actions": []}
+    # Issue 27: a move by mail that may still be taken back is offered to be, by a reply.
+    take_back = retract.pending(session, game, seat_name) \
+        if payload["status"] == "applied" else None
     context = contexts.order_answer(
         game.id, seat_name, view, _name(user), user.locale, settings.links, payload, game.step,
         notes_seen=seat.notes_mailed,
         choice_url=_choice_url(settings, game, seat_name, game.step, user, notes),
-        time_zone=user.time_zone)
+        time_zone=user.time_zone, take_back=take_back, now=utcnow())
     return [Envelope(seat_name, user.email, user.locale, contexts.order_kind(payload["status"]),
                      context, game.id, seat_name, user.id, notes_shown=notes,
                      step=game.step if asked else None,

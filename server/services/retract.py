@@ -20,8 +20,9 @@ never taken back: its step resolved with every seat's order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Callable
 
 import engine.core as engine
 from sqlalchemy import delete, update
@@ -72,6 +73,7 @@ def refused(code: str) -> RetractRefused:
 class Retracted:
     step: int  # the game's new step: the mover's decision again
     state: object  # the engine state rebuilt from the log in play
+    actions: list[str] = field(default_factory=list)  # the order taken back, as it was given
 
 
 def pending(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
@@ -136,11 +138,14 @@ def _seen(session: Session, game, row: Retractable) -> bool:
 
 
 def retract(session: Session, game_id: int, seat: str, step: int,
-            now: datetime | None = None) -> Retracted:
+            now: datetime | None = None,
+            before_commit: Callable[[Session, Retracted], None] | None = None) -> Retracted:
     """Take back ``seat``'s last move, the game being at ``step`` (the step it led to), or
-    raise RetractRefused (why) or games.StaleStep; commits."""
+    raise RetractRefused (why) or games.StaleStep; commits. ``before_commit(session,
+    retracted)`` runs in the retraction's transaction just before it commits (a reply's
+    answer is written there)."""
     try:
-        return _retract(session, game_id, seat, step, now or utcnow())
+        return _retract(session, game_id, seat, step, now or utcnow(), before_commit)
     except BaseException:
         session.rollback()
         raise
@@ -164,7 +169,8 @@ def _why_not(session: Session, game, seat: str) -> RetractRefused:
     return refused(code or "no_hold")
 
 
-def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime) -> Retracted:
+def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime,
+             before_commit=None) -> Retracted:
     game = session.exec(select(Game).where(Game.id == game_id).with_for_update()
                         .execution_options(populate_existing=True)).first()
     if game is None:
@@ -202,6 +208,9 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
         session.execute(delete(OutboxMessage).where(OutboxMessage.id.in_(list(row.held)),
                                                     OutboxMessage.published_at.is_(None),
                                                     OutboxMessage.delivered_at.is_(None)))
+    order = session.exec(select(Order.actions).where(Order.game_id == game.id,
+                                                     Order.step == row.step,
+                                                     Order.seat == seat)).first()
     session.execute(update(Order).where(Order.game_id == game.id, Order.step == row.step,
                                         Order.seat == seat)
                     .values(status="retracted", updated_at=now))
@@ -209,5 +218,8 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
     session.add(row)
     # The mover acted: reached at the decision the retraction gives back to them.
     reach.record(session.connection(), game.id, seat, new_step, "order", now)
+    retracted = Retracted(step=new_step, state=state, actions=list(order or []))
+    if before_commit is not None:
+        before_commit(session, retracted)
     session.commit()
-    return Retracted(step=new_step, state=state)
+    return retracted
