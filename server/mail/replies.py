@@ -9,6 +9,11 @@ mail to the address answers the current step). The mail is marked handled, and t
 written to the outbox, in the order's own transaction - or, for a refusal, in one transaction
 of their own - so a repeated task neither applies an order twice nor answers twice.
 
+A reply whose first line is TAKE BACK (server/mail/retract_reply.py, in any of the server's
+languages) takes the seat's last move back through the page's service (services/retract.py),
+while its hold lasts and the next player has not seen it; the answer to a move by mail offers
+it, and the answer to the take back gives the decision again or says why the move is final.
+
 A reply to a table-talk mail's address (``r+c<game>-<p|s>-<user>-<mac>``, another purpose
 than a seat's ``r+<game>-<seat>-<mac>``: server/mail/chat_address.py) is posted to the game's
 chat by server/mail/chat_replies.py and never read as orders; a reply to a seat's address is
