@@ -24,7 +24,7 @@ from server.mail.kinds import INFORMATIONAL
 
 # Which statuses of an order by reply were taken (order_received); any other status is a
 # refusal (order_refused: stale, malformed, illegal, over, empty, ...).
-RECEIVED = ("applied", "sealed", "standing")
+RECEIVED = ("applied", "sealed", "standing", "retracted")
 
 
 # The rule an order given without asking followed, in words, by its source (AutoOrder.source);
@@ -321,18 +321,28 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
                  links: Links, answer: dict, step: int, notes_seen: int = 0,
                  choice_url: Callable[[str], str] | None = None,
                  preferences_url: str | None = None,
-                 time_zone: str = times.DEFAULT_ZONE) -> dict:
+                 time_zone: str = times.DEFAULT_ZONE, take_back: datetime | None = None,
+                 now: datetime | None = None) -> dict:
     """The answer to an order by reply, for either template (``order_kind``): ``answer`` holds
-    the lines read, the status (applied, sealed, stale, illegal, malformed, over, empty), what
-    was applied, the reason and the legal orders, and the time zone a ``timezone`` line set
-    (``time_zone``); then the seat's decision now (``step``), as a decision mail shows it."""
+    the lines read, the status (applied, sealed, stale, illegal, malformed, over, empty; a
+    reply of TAKE BACK: retracted, or final with the refusal's code in ``retract``), what
+    was applied (or taken back), the reason and the legal orders, and the time zone a
+    ``timezone`` line set (``time_zone``); then the seat's decision now (``step``), as a
+    decision mail shows it. ``take_back``: until when the move may be taken back by a reply
+    (issue 27), shown in the reader's zone."""
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
                              choice_url, preferences_url=preferences_url, time_zone=time_zone)
     zone_set = answer.get("time_zone")
     legal = _choices({**view, "legal_actions": list(answer.get("legal", []))}, locale, None)
+    from server.services.retract import REASONS  # the page's and the API's words too
+    refused = answer.get("retract")
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
             "applied": list(answer.get("applied", [])),
-            "reason": game_text.text(answer.get("reason"), locale, view["game"]),
+            "reason": (gettext(REASONS[refused], locale) if refused in REASONS
+                       else game_text.text(answer.get("reason"), locale, view["game"])),
+            "take_back": (times.short(take_back, locale, time_zone, now)
+                          if take_back is not None else None),
+            "unread": list(answer.get("unread") or []),  # lines after TAKE BACK
             "legal": legal,
             "standing": list(answer.get("standing") or []),
             "ignored": list(answer.get("ignored") or []),  # a sealed step's lines not read

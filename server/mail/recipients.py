@@ -28,8 +28,8 @@ from server.games import presenter
 from server.mail import contexts, kinds, reply_address
 from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
                            Webhook, utcnow)
-from server.services import (display_names, games, links, reach, rematch, schedule_links,
-                             sign_in, standing, users, vacations)
+from server.services import (display_names, games, links, reach, rematch, retract,
+                             schedule_links, sign_in, standing, users, vacations)
 
 
 @dataclass(frozen=True)
@@ -372,15 +372,21 @@ def _decisions_written_after(session: Session, game_id: int, outbox_id: int | No
 
 def _digest(session, payload, settings) -> list[Envelope]:
     """The day's digest of a user who chose it: every active game where one of their seats is
-    asked something now; no mail when none is."""
+    asked something now; no mail when none is. A game whose last move handed the seat its
+    decision and may still be taken back (issue 27: held, unseen) is left out: before that
+    move the seat was asked nothing, and a digest describes only what is final (the row
+    waits for such holds when it is written: services/digests.py)."""
     user = session.get(User, payload["user_id"])
     if user is None or not _wants(user, "digest"):
         return []
     waiting = []
+    now = utcnow()
     for seat, game in session.exec(select(Seat, Game).join(Game, Game.id == Seat.game_id)
                                    .where(Seat.user_id == user.id, Game.status == "active")
                                    .order_by(Game.id, Seat.id)).all():
         if not games.your_move(session, game, seat.seat):
+            continue
+        if retract.held_for(session, game, seat.seat, now) is not None:
             continue
         view = _state(game).view(seat.seat)
         notes = len(view.get("notes", []))
@@ -413,11 +419,14 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     asked = games.your_move(session, game, seat_name)
     if not asked:
         view = {**view, "legal_actions": []}
+    # Issue 27: a move by mail that may still be taken back is offered to be, by a reply.
+    take_back = retract.pending(session, game, seat_name) \
+        if payload["status"] == "applied" else None
     context = contexts.order_answer(
         game.id, seat_name, view, _name(user), user.locale, settings.links, payload, game.step,
         notes_seen=seat.notes_mailed,
         choice_url=_choice_url(settings, game, seat_name, game.step, user, notes),
-        time_zone=user.time_zone)
+        time_zone=user.time_zone, take_back=take_back, now=utcnow())
     return [Envelope(seat_name, user.email, user.locale, contexts.order_kind(payload["status"]),
                      context, game.id, seat_name, user.id, notes_shown=notes,
                      step=game.step if asked else None,

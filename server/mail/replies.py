@@ -9,6 +9,11 @@ mail to the address answers the current step). The mail is marked handled, and t
 written to the outbox, in the order's own transaction - or, for a refusal, in one transaction
 of their own - so a repeated task neither applies an order twice nor answers twice.
 
+A reply whose first line is TAKE BACK (server/mail/retract_reply.py, in any of the server's
+languages) takes the seat's last move back through the page's service (services/retract.py),
+while its hold lasts and the next player has not seen it; the answer to a move by mail offers
+it, and the answer to the take back gives the decision again or says why the move is final.
+
 A reply to a table-talk mail's address (``r+c<game>-<p|s>-<user>-<mac>``, another purpose
 than a seat's ``r+<game>-<seat>-<mac>``: server/mail/chat_address.py) is posted to the game's
 chat by server/mail/chat_replies.py and never read as orders; a reply to a seat's address is
@@ -38,11 +43,12 @@ from sqlmodel import Session, select
 
 from server import db
 from server.games import presenter
-from server.mail import chat_replies, reply_address, reply_settings, schedule_reply
+from server.mail import (chat_replies, reply_address, reply_settings, retract_reply,
+                         schedule_reply)
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
-from server.services import outbox, play, standing, users
+from server.services import games, outbox, play, retract, standing, users
 from server.services.pauses import PauseError
 
 log = logging.getLogger("whistlestop.replies")
@@ -211,11 +217,15 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         game = session.get(Game, seat.game_id)
         current, game_type = game.step, game.game_type
         state = game_engine.from_dict(game.state) if game.state else None
-    lines = (lines + [line for line in reply.closing if _names_a_verb(state, line)])[:MAX_LINES]
+    lines = (lines + [line for line in reply.closing if _names_a_verb(state, line)
+                      or retract_reply.is_line(line)])[:MAX_LINES]
     step = _answered_step(engine, reply, seat)
     step = current if step is None else step
     answer = {"game_id": seat.game_id, "seat": seat.seat, "inbound_id": inbound_id,
               "lines": lines, "answered_step": step, "reply_message_id": reply.message_id}
+    # Issue 27: "TAKE BACK" takes the seat's last move back, as the page's button does.
+    if lines and retract_reply.is_line(lines[0]):
+        return _take_back(engine, inbound_id, message_id, answer, reply, seat, current)
     # A "timezone Asia/Tokyo" line sets the player's zone (server/mail/reply_settings.py):
     # changed with the order, in its transaction, or alone; a zone not taken refuses it all.
     setting_lines, lines = reply_settings.split(lines)
@@ -296,6 +306,62 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
                                     "filed either."))
         _refusal(engine, inbound_id, message_id, answer, outcome, seat)
     return "order"
+
+
+def _take_back(engine, inbound_id, message_id, answer: dict, reply: Reply, seat: Seat,
+               current: int) -> str:
+    """Take the seat's last move back (services/retract.py), the mail handled and answered in
+    the retraction's transaction; a refusal (the move is final, or there is none) is answered
+    with its reason. The reply's other lines are not read: the answer asks the decision
+    again, to be answered by a new reply."""
+    step = _receipt_step(engine, reply, seat)
+    answer = {**answer, "answered_step": current if step is None else step,
+              "unread": answer["lines"][1:]}
+
+    def before_commit(session: Session, taken: retract.Retracted) -> None:
+        _mark(session, inbound_id, message_id, {"kind": "retract", "status": "retracted"})
+        session.add(OutboxMessage(kind="order_answer", payload={
+            **answer, "status": "retracted", "applied": list(taken.actions), "reason": None,
+            "legal": [], "step": taken.step}))
+
+    with Session(engine) as session:
+        try:
+            retract.retract(session, seat.game_id, seat.seat,
+                            current if step is None else step, before_commit=before_commit)
+            return "order"
+        except AlreadyHandled:
+            return "duplicate"
+        except retract.RetractRefused as exc:
+            code = exc.code
+        except games.StaleStep:
+            code = "moved_on"  # the receipt's move is no longer the game's last
+    _finish(engine, inbound_id, message_id, {"kind": "retract", "status": "final",
+                                             "code": code},
+            [OutboxMessage(kind="order_answer", payload={
+                **answer, "status": "final", "retract": code, "applied": [], "reason": None,
+                "legal": [], "step": current})])
+    return "order"
+
+
+def _receipt_step(engine: Engine, reply: Reply, seat: Seat) -> int | None:
+    """The step the move of a receipt led to, when the reply answers the answer to an order
+    by mail (its newest mail of ours in the thread: the move it offers to take back); None
+    for a reply to another mail (then the seat's last move is meant)."""
+    ids = [i for i in (reply.in_reply_to, *reversed(reply.references)) if i]
+    with Session(engine) as session:
+        db.reading(session)
+        for message in ids:
+            sent = session.exec(select(MailSent).where(
+                MailSent.message_id == message, MailSent.game_id == seat.game_id,
+                MailSent.recipient == seat.seat)).first()
+            if sent is None:
+                continue
+            row = session.get(OutboxMessage, sent.outbox_id) \
+                if sent.kind == "order_received" else None
+            if row is None or row.payload.get("status") != "applied":
+                return None
+            return row.payload.get("step")
+    return None
 
 
 def _schedule(engine, inbound_id, message_id, answer: dict, seat: Seat, line: str,

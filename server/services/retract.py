@@ -20,8 +20,9 @@ never taken back: its step resolved with every seat's order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Callable
 
 import engine.core as engine
 from sqlalchemy import delete, update
@@ -72,23 +73,52 @@ def refused(code: str) -> RetractRefused:
 class Retracted:
     step: int  # the game's new step: the mover's decision again
     state: object  # the engine state rebuilt from the log in play
+    actions: list[str] = field(default_factory=list)  # the order taken back, as it was given
 
 
 def pending(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
     """Until when ``seat`` may take its last move back (the hold's end), or None; cheap: one
     read by the game's step (the page shows a "Take back" button with the time left)."""
+    row = _open_hold(session, game, now)
+    return aware(row.until) if row is not None and row.seat == seat else None
+
+
+def held_for(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
+    """Until when the move that handed ``seat`` its decision may still be taken back (held,
+    unseen), or None: what is told to ``seat`` (a digest) describes only final moves."""
+    row = _open_hold(session, game, now)
+    return aware(row.until) if row is not None and row.next_seat == seat else None
+
+
+def holds_on(session: Session, user_id: int, now: datetime | None = None) -> datetime | None:
+    """When the last of the holds on the user's decisions ends (moves handed to one of their
+    seats that may still be taken back), or None: a digest written now waits until then."""
+    now = now or utcnow()
+    rows = session.exec(select(Retractable, Game).join(Game, Game.id == Retractable.game_id)
+                        .join(Seat, (Seat.game_id == Game.id)
+                              & (Seat.seat == Retractable.next_seat))
+                        .where(Seat.user_id == user_id, Game.status == "active",
+                               Game.step == Retractable.step + 1,
+                               Retractable.retracted_at.is_(None))).all()
+    ends = [aware(row.until) for row, game in rows
+            if aware(row.until) > now and not _seen(session, game, row)]
+    return max(ends, default=None)
+
+
+def _open_hold(session: Session, game, now: datetime | None = None) -> Retractable | None:
+    """The hold on the game's last move while it may still be taken back (not taken back,
+    not over, not seen), or None."""
     if game.status != "active" or not game.step:
         return None
     row = session.exec(select(Retractable).where(Retractable.game_id == game.id,
                                                  Retractable.step == game.step - 1)).first()
-    if row is None or row.seat != seat or row.retracted_at is not None:
+    if row is None or row.retracted_at is not None:
         return None
-    until = aware(row.until)
-    if until <= (now or utcnow()):
+    if aware(row.until) <= (now or utcnow()):
         return None
     if _seen(session, game, row):
         return None
-    return until
+    return row
 
 
 def _seen(session: Session, game, row: Retractable) -> bool:
@@ -108,11 +138,14 @@ def _seen(session: Session, game, row: Retractable) -> bool:
 
 
 def retract(session: Session, game_id: int, seat: str, step: int,
-            now: datetime | None = None) -> Retracted:
+            now: datetime | None = None,
+            before_commit: Callable[[Session, Retracted], None] | None = None) -> Retracted:
     """Take back ``seat``'s last move, the game being at ``step`` (the step it led to), or
-    raise RetractRefused (why) or games.StaleStep; commits."""
+    raise RetractRefused (why) or games.StaleStep; commits. ``before_commit(session,
+    retracted)`` runs in the retraction's transaction just before it commits (a reply's
+    answer is written there)."""
     try:
-        return _retract(session, game_id, seat, step, now or utcnow())
+        return _retract(session, game_id, seat, step, now or utcnow(), before_commit)
     except BaseException:
         session.rollback()
         raise
@@ -136,7 +169,8 @@ def _why_not(session: Session, game, seat: str) -> RetractRefused:
     return refused(code or "no_hold")
 
 
-def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime) -> Retracted:
+def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime,
+             before_commit=None) -> Retracted:
     game = session.exec(select(Game).where(Game.id == game_id).with_for_update()
                         .execution_options(populate_existing=True)).first()
     if game is None:
@@ -174,6 +208,9 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
         session.execute(delete(OutboxMessage).where(OutboxMessage.id.in_(list(row.held)),
                                                     OutboxMessage.published_at.is_(None),
                                                     OutboxMessage.delivered_at.is_(None)))
+    order = session.exec(select(Order.actions).where(Order.game_id == game.id,
+                                                     Order.step == row.step,
+                                                     Order.seat == seat)).first()
     session.execute(update(Order).where(Order.game_id == game.id, Order.step == row.step,
                                         Order.seat == seat)
                     .values(status="retracted", updated_at=now))
@@ -181,5 +218,8 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
     session.add(row)
     # The mover acted: reached at the decision the retraction gives back to them.
     reach.record(session.connection(), game.id, seat, new_step, "order", now)
+    retracted = Retracted(step=new_step, state=state, actions=list(order or []))
+    if before_commit is not None:
+        before_commit(session, retracted)
     session.commit()
-    return Retracted(step=new_step, state=state)
+    return retracted
