@@ -180,6 +180,11 @@ def day(when: datetime, locale: str | None, name: str | None) -> str:
     return format_date(local_date(when, name), "long", locale=supported(locale))
 
 
+def calendar_day(when: date, locale: str | None) -> str:
+    """A calendar date (a vacation's first or last day), the locale's long form."""
+    return format_date(when, "long", locale=supported(locale))
+
+
 def local_date(when: datetime, name: str | None) -> date:
     return _aware(when).astimezone(zone(name)).date()
 

@@ -99,13 +99,15 @@ def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> l
 
 
 def _with_away(session: Session, found: list[Envelope]) -> list[Envelope]:
-    """Issue 27: each mail about a game tells its reader which other players of it are on
-    vacation, and until when (in the reader's zone): ``away`` in the context."""
+    """Issue 27: each mail about a game in play tells its reader which other players of it
+    are on vacation, and until when (in the reader's zone): ``away`` in the context. A
+    finished game has no clock to stop: its mails (game over, a rematch) say nothing."""
     game_ids = {e.game_id for e in found if e.game_id is not None and e.seat}
     if not game_ids:
         return found
     now = utcnow()
-    away = {g: vacations.away(session, g, now) for g in game_ids}
+    away = {g: vacations.away(session, g, now) for g in game_ids
+            if session.get(Game, g).status == "active"}
     if not any(away.values()):
         return found
     out = []

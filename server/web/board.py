@@ -328,11 +328,16 @@ def _players(session, game: Game, seat: str | None, names: dict) -> list[dict]:
 
 def _deadline(game: Game) -> dict | None:
     """The current decision's deadline, {"at": the moment (the page shows it in the reader's
-    zone), "hours": whole hours left}; None when the game has none now."""
+    zone), "hours": whole hours left, "stopped": whether its clock is stopped}; None when the
+    game has none now."""
     if game.status != "active" or game.deadline_at is None:
         return None
-    left = (aware(game.deadline_at) - utcnow()).total_seconds()
-    return {"at": aware(game.deadline_at), "hours": max(0, round(left / 3600))}
+    stopped = aware(game.clock_stopped_at)
+    # A stopped clock (a pause, an owing player's vacation): the deadline will move by the
+    # stopped time, so the page says how long is left rather than a moment already wrong.
+    left = (aware(game.deadline_at) - (stopped or utcnow())).total_seconds()
+    return {"at": aware(game.deadline_at), "hours": max(0, round(left / 3600)),
+            "stopped": stopped is not None}
 
 
 def _outcome(outcome, loc: str, game_type: str) -> dict | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import lru_cache, partial, wraps
 from pathlib import Path
 
+from babel.numbers import format_decimal
 from flask import make_response, redirect
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
@@ -30,6 +31,8 @@ def environment(locale: str) -> Environment:
     env.filters["quoted"] = partial(i18n.quoted, locale=locale)
     env.filters["when"] = _when
     env.filters["day"] = _day
+    env.filters["calendar_day"] = partial(times.calendar_day, locale=locale)
+    env.filters["number"] = partial(format_decimal, locale=i18n.supported(locale))
     return env
 
 

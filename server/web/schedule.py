@@ -166,10 +166,18 @@ def change_settings(signed_in):
                 "07:00), not the same time."), field="quiet", status=422)
         except (ValueError, vacations.VacationError) as exc:
             session.rollback()
-            reason = _(exc.message, **exc.values) if isinstance(exc, vacations.VacationError) \
+            reason = _(exc.message, **_days_shown(exc.values)) \
+                if isinstance(exc, vacations.VacationError) \
                 else _("Give the first and the last day of your vacation as dates.")
             return _settings(signed_in, refusal=reason, field="book", status=422)
     return _settings(signed_in, done=done)
+
+
+def _days_shown(values: dict) -> dict:
+    """A refusal's values with its day (ISO, as the API says it) in the reader's words."""
+    if "day" not in values:
+        return values
+    return {**values, "day": times.calendar_day(date.fromisoformat(values["day"]), locale())}
 
 
 def _date(text: str | None) -> date:

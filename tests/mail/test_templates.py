@@ -317,14 +317,17 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
 
 def _chat_contexts(locale: str, prefs: str) -> dict[str, dict]:
     """Issue 27: the table-talk mails, with a line to escape and one of several lines."""
-    from server.mail import chat_mail
+    from server.games import presenter
     from server.i18n import times
+    from server.mail import chat_mail
 
-    title = "1960: The Making of the President"
+    # The game's title and seat in the reader's language, as chat_mail.table_talk gives them.
+    title = presenter("tmotp").title(locale)
+    nixon = presenter("tmotp").seat_names(locale)["nixon"]
     when = times.short(NOW, locale, "Asia/Tokyo", NOW)
-    lines = [{"author": "Dick", "seat": "Nixon", "when": when,
+    lines = [{"author": "Dick", "seat": nixon, "when": when,
               "body": "Ohio is mine <script>alert(1)</script> & Texas too."},
-             {"author": "Dick", "seat": "Nixon", "when": when, "body": "Line one\nLine two"}]
+             {"author": "Dick", "seat": nixon, "when": when, "body": "Line one\nLine two"}]
     talk = chat_mail.talk_context(12, title, locale, False, lines, LINKS)
     watch = chat_mail.talk_context(12, title, locale, True,
                                    [{"author": "Player 9", "seat": "", "when": when,

@@ -151,7 +151,7 @@ def test_the_settings_page_sets_quiet_hours_and_books_a_vacation(app, jack):
         "action": "book", "first_day": first.isoformat(),
         "last_day": (first + timedelta(days=2)).isoformat()})
     assert booked.status_code == 200, booked.get_data(as_text=True)[:2000]
-    assert f"{first.isoformat()} to" in booked.get_data(as_text=True)
+    assert f"{first:%B} {first.day}, {first.year} to" in booked.get_data(as_text=True)
 
 
 def test_a_pause_agreed_by_the_mail_s_link_which_is_good_for_nothing_else(app, jack, dick,
