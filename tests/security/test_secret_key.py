@@ -70,10 +70,14 @@ def test_scripts_run_writes_the_key_before_anything_starts(tmp_path):
     environment): a fresh var/ gets a random key, and the app built there uses it."""
     env = {**os.environ, "WHISTLESTOP_VAR_DIR": str(tmp_path / "var")}
     env.pop("WHISTLESTOP_SECRET_KEY", None)
-    source = (ROOT / "scripts" / "run").read_text()
-    assert "config.write_key_file(config.from_env()['VAR_DIR'])" in source
-    subprocess.run([sys.executable, "-c", "from server import config; "
-                    "config.write_key_file(config.from_env()['VAR_DIR'])"],
-                   env=env, check=True, cwd=ROOT)
+    step = ("from server import config; c = config.from_env(); "
+            "config.write_key_file(c['VAR_DIR']); print(config.welcome(c), flush=True)")
+    source = (ROOT / "scripts" / "run").read_text().replace('"\n                    "', "")
+    assert step in source
+    said = subprocess.run([sys.executable, "-c", step], env=env, check=True, cwd=ROOT,
+                          capture_output=True, text=True).stdout
     key = (tmp_path / "var" / config.SECRET_KEY_FILE).read_text().strip()
     assert config.from_env(env)["SECRET_KEY"] == key
+    # ...and it says first, plainly, the address to open (issue 28)
+    base = config.from_env(env)["BASE_URL"]
+    assert said.startswith(f"Whistlestop: open {base}/ in a browser") and key not in said
