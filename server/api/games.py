@@ -9,8 +9,8 @@ from flask_smorest import Blueprint
 from server import db
 from server.api import access, auth, present, schemas
 from server.api.problems import Problem, not_found
-from server.models import Game
-from server.services import chat, lobby
+from server.models import Game, utcnow
+from server.services import chat, lobby, reach
 from server.services.users import sha256_hex
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
@@ -175,6 +175,24 @@ def decision(game_id):
     with db.reading(db.session()) as session:
         game, seat = access.playing(session, game_id, user)
         return present.decision_body(session, game, seat)
+
+
+@blp.route("/<int:game_id>/show-move", methods=["POST"])
+@auth.required
+@blp.response(200, schemas.GameSchema)
+@documents(401, 403, 404)
+def show_move(game_id):
+    """Show now the move another player may still take back (the game's `held_until`: until
+    then you see the game as it was before it). From now on you see it, and it is final: its
+    mover can no longer take it back. Changes nothing when no move is held from you. The
+    game page's "Show the move now" does the same; a GET never does."""
+    user = auth.current_user()
+    with db.session() as session:
+        game, seat = access.playing(session, game_id, user)
+        if game.status == "active":
+            reach.record(session.connection(), game.id, seat, game.step, "api", utcnow())
+            session.commit()
+        return present.game_body(session, session.get(Game, game_id), user)
 
 
 @blp.route("/<int:game_id>/log", methods=["GET"])

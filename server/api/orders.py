@@ -15,7 +15,7 @@ from server import db
 from server.api import access, auth, idempotency, present, schemas
 from server.api.problems import Problem, not_found
 from server.models import Game
-from server.services import games
+from server.services import games, held_view
 from server.services import retract as retract_service
 from server.services.games import GameNotFound, OrderResult, StaleStep
 
@@ -81,12 +81,14 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
             games.submit_order(session, game_id, seat, step, actions,
                                before_commit=before_commit, game=game)
         except StaleStep as exc:
+            _refuse_if_held(session, game_id, seat)
             decision = _decision(session, game_id, seat)
             asked = decision["prompt"] or exc.prompt or "nothing is asked of you now."
             raise Problem("stale-step", f"The order answers step {step}, but the game is at step "
                           f"{exc.step}: {asked}", current_step=exc.step,
                           decision=decision) from None
         except ActionError as exc:
+            _refuse_if_held(session, game_id, seat)
             decision = _decision(session, game_id, seat)
             raise Problem("malformed-action" if isinstance(exc, MalformedAction)
                           else "illegal-action", exc.reason,
@@ -139,6 +141,22 @@ def retract(data, game_id):
                 "decision": _decision(session, game_id, seat)}
 
 
+def _refuse_if_held(session: Session, game_id: int, seat: str) -> None:
+    """A refused order while another seat's move may still be taken back: its answer is
+    what the seat may see, the game before that move (services/held_view.py), never the
+    engine's reasons or legal actions after it."""
+    db.read_afresh(session)
+    game = session.get(Game, game_id)
+    seen = held_view.as_seen(session, game, seat)
+    until = held_view.held_until(seen)
+    if until is None:
+        return
+    raise Problem("stale-step", f"It is not your decision now: {seen.held_by} may still take "
+                  f"back their last move until {until.isoformat()}, or until you show it on "
+                  f"the game page; until then the game is at step {seen.step} for you.",
+                  current_step=seen.step, decision=present.decision_body(session, game, seat))
+
+
 def _decision(session: Session, game_id: int, seat: str) -> dict:
     """What the seat is asked now, after a refused order."""
     db.read_afresh(session)
@@ -173,7 +191,8 @@ def _answer(session: Session, game: Game, seat: str, result: OrderResult) -> tup
                      "your_order": None if decision["your_order"] is None
                      else _texts(decision["your_order"]),
                      "committed": decision["committed"],
-                     "waiting_for": _texts(decision["waiting_for"])},
+                     "waiting_for": _texts(decision["waiting_for"]),
+                     "held_until": None},  # the mover's own move is never held from them
         "retract_until": None if result.retract_until is None
         else result.retract_until.isoformat()}
 

@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from server.api import schemas
 from server.models import Game, Spectator, User
-from server.services import display_names, games, lobby, reach
+from server.services import display_names, games, held_view, lobby, reach
 
 
 # Schema instances are stateless for dump(); building one deep-copies its fields each time.
@@ -53,6 +53,7 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
     """The game as the caller may see it (``view``: with the engine's view for their seat);
     to be dumped with GameSchema / GameSummarySchema, which send nothing else."""
     seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
+    game = held_view.as_seen(session, game, seat)  # a move that may be taken back: before it
     rows = lobby.seat_rows(session, game.id)
     names = _names(session, {r.user_id for r in rows if r.user_id}
                    | ({game.created_by} if game.created_by else set()))
@@ -76,22 +77,32 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
                    "reminder_hours": list(game.reminder_hours or []),
                    "on_deadline": game.on_deadline},
         "deadline_at": game.deadline_at if game.status == "active" else None,
+        "held_until": held_view.held_until(game),
     }
     if view:
-        body["view"] = games.view_for(session, game.id, seat) if game.state else None
+        body["view"] = games.seat_view(session, game, seat) if game.state else None
         body["not_reached"] = reach.waiting(session, game)
     return body
 
 
 def decision_body(session: Session, game: Game, seat: str, state=None) -> dict:
     """The seat's current decision (its own sealed order included, nobody else's); ``state``,
-    when the caller holds the game's engine state already, saves loading it again."""
+    when the caller holds the game's engine state already, saves loading it again. While
+    another seat's move may be taken back, the decision before it (services/held_view.py)."""
+    if state is None:
+        game = held_view.as_seen(session, game, seat)
     return _DECISION_SCHEMA.dump(
-        {"seat": seat, **games.decision_for(session, game, seat, state)})
+        {"seat": seat, **games.decision_for(session, game, seat, state),
+         "held_until": _iso(held_view.held_until(game))})
+
+
+def _iso(moment) -> str | None:
+    return None if moment is None else moment.isoformat()
 
 
 def log_body(session: Session, game: Game, seat: str | None) -> dict:
     """The log as the seat may see it; the exact format `whistlestop verify --file` reads."""
+    game = held_view.as_seen(session, game, seat)
     finished = game.status == "finished"
     return {
         "game_id": game.id, "game_type": game.game_type, "options": dict(game.options),

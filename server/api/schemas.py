@@ -274,6 +274,11 @@ class GameSummarySchema(ma.Schema):
                                                   "on_deadline"})
     deadline_at = UTCDateTime(allow_none=True, metadata={
         "description": "When the current decision's time runs out (null: no time limit)"})
+    held_until = UTCDateTime(allow_none=True, metadata={
+        "description": "Another player's last move may still be taken back until then (or "
+                       "until its next player shows it on the game page): until it is final "
+                       "you see the game as it was before it (step, view, log, decision), "
+                       "with no deadline. Null when nothing is held from you"})
 
 
 class MyGameSchema(GameSummarySchema):
@@ -329,6 +334,11 @@ class DecisionSchema(ma.Schema):
                              metadata={"description": "Your sealed order (simultaneous steps)"})
     committed = fields.Integer(metadata={"description": "Seats that have sealed their order"})
     waiting_for = fields.List(fields.String())
+    held_until = fields.String(allow_none=True, metadata={
+        "format": "date-time",
+        "description": "Another player's last move may still be taken back until then: this "
+                       "is your decision as it was before it (POST /games/{id}/show-move shows "
+                       "the move now, and makes it final). Null when nothing is held from you"})
 
 
 class LogEntrySchema(ma.Schema):

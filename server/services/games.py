@@ -111,8 +111,12 @@ def _simultaneous(active) -> bool:
     return len(active) > 1
 
 
-def _state_json(state) -> dict:
+def state_json(state) -> dict:
+    """An engine state as the game row stores it (plain JSON values)."""
     return json.loads(json.dumps(state.to_dict()))
+
+
+_state_json = state_json
 
 
 # --- writing ------------------------------------------------------------------------------

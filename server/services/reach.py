@@ -38,7 +38,7 @@ GRACE_HOURS = 24
 # How often the sweeper looks again at a deadline that waits (a reach brings it sooner:
 # ``record``).
 RECHECK = timedelta(hours=1)
-CHANNELS = ("mail", "webhook", "page", "order")
+CHANNELS = ("mail", "webhook", "page", "order", "api")  # api: a held move shown by API
 
 _SEATS, _GAMES = Seat.__table__, Game.__table__
 # Built once and run on the driver's cursor (server/raw_sql.py): every order runs it. Only a

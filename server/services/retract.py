@@ -79,14 +79,14 @@ class Retracted:
 def pending(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
     """Until when ``seat`` may take its last move back (the hold's end), or None; cheap: one
     read by the game's step (the page shows a "Take back" button with the time left)."""
-    row = _open_hold(session, game, now)
+    row = open_hold(session, game, now)
     return aware(row.until) if row is not None and row.seat == seat else None
 
 
 def held_for(session: Session, game, seat: str, now: datetime | None = None) -> datetime | None:
     """Until when the move that handed ``seat`` its decision may still be taken back (held,
     unseen), or None: what is told to ``seat`` (a digest) describes only final moves."""
-    row = _open_hold(session, game, now)
+    row = open_hold(session, game, now)
     return aware(row.until) if row is not None and row.next_seat == seat else None
 
 
@@ -105,7 +105,7 @@ def holds_on(session: Session, user_id: int, now: datetime | None = None) -> dat
     return max(ends, default=None)
 
 
-def _open_hold(session: Session, game, now: datetime | None = None) -> Retractable | None:
+def open_hold(session: Session, game, now: datetime | None = None) -> Retractable | None:
     """The hold on the game's last move while it may still be taken back (not taken back,
     not over, not seen), or None."""
     if game.status != "active" or not game.step:

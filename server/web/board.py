@@ -22,7 +22,7 @@ from server.games import presenter
 from server.i18n import game_text
 from server.models import Game, User, aware, utcnow
 from server.parsing import whole
-from server.services import display_names, games, lobby, play, reach, rematch, retract
+from server.services import display_names, games, held_view, lobby, play, reach, rematch, retract
 from server.web.accounts import check_form
 from server.web.decision_form import (NOTHING_ASKED, Refused, build, compose, explain, keep,
                                       nothing_chosen)
@@ -62,7 +62,7 @@ def version(game_id: int):
     (a small JSON answer, cheap to ask every half minute; nothing hidden in it)."""
     with db.reading(db.session()) as session:
         game, _seat = _seat_and_game(session, game_id)
-        response = jsonify(step=game.step, status=game.status)
+        response = jsonify(step=game.step, status=game.status)  # the step is no secret
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -83,6 +83,8 @@ def seen(game_id: int):
         if game.status == "active" and 0 <= step <= game.step:
             reach.record(session.connection(), game.id, seat, step, "page", utcnow())
             session.commit()
+    if request.form.get("show"):  # "Show the move" of a held move: seen now, so final
+        return redirect(f"/games/{game_id}#decision-h", 303)
     return "", 204
 
 
@@ -191,6 +193,8 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
     if game.state is None:  # open: waiting for players
         return page("game_open.html", status, loc, refusal=refusal, join_code=join_code,
                     **_open_context(session, game, loc, codes or {}))
+    live_step = game.step  # the live news waits for the game's next step, held or not
+    game = held_view.as_seen(session, game, seat)  # a move that may be taken back: before it
     state = game_engine.from_dict(game.state, copy=False)
     view = games.seat_view(session, game, seat, state)
     # no decision box once the game is over
@@ -219,6 +223,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         notes=notes_section(session, game, seat),
         schedule=schedule_section(session, game, seat),
         take_back=_take_back(session, game, seat, decision, names),
+        held=_held(game, names), live_step=live_step,
         rematch_of=rematch.rematch_of(session, game.id),     # issue 27: links old and new
         chat_channels=chat_section.channels(session, game, reader()),
         chat_muted=chat_section.muted(session, reader()),
@@ -237,6 +242,18 @@ def _take_back(session, game: Game, seat: str | None, decision: dict | None,
     return {"until": until, "seconds": max(1, int((until - utcnow()).total_seconds())),
             "step": game.step,
             "next": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
+
+
+def _held(game, names: dict) -> dict | None:
+    """Another player's move that may still be taken back, shown as the game before it
+    (services/held_view.py): {"by": their seat's name, "until", "seconds" left, "step": the
+    game's own} to say so, offer to show it (which makes it final) and reload when it is."""
+    until = held_view.held_until(game)
+    if until is None:
+        return None
+    return {"by": names.get(game.held_by, game.held_by), "until": until,
+            "seconds": max(1, int((until - utcnow()).total_seconds())),
+            "step": game.real_step}
 
 
 def _decision(decision: dict | None, view: dict, loc: str, state=None,

@@ -84,6 +84,10 @@ class Player(threading.Thread):
             assert not (decision["active"] and decision["step"] in self.answered), \
                 f"step {decision['step']} asked again after its order was accepted"
             if not decision["active"]:
+                if decision.get("held_until"):  # the other's move may be taken back: see it
+                    r = self.http.post(f"{url}/show-move", timeout=30)
+                    assert r.status_code == 200, r.text
+                    continue
                 game = self.http.get(url, timeout=30).json()
                 if game["status"] == "finished":
                     self.final = game

@@ -195,7 +195,10 @@ def test_a_take_back_of_a_move_the_game_has_moved_past_is_refused(
                                                     mail_server)
     them = players[other(seat)]
     step = store.game(gid).step
-    decision = client.get(f"/games/{gid}/decision", them).get_json()
+    with store.session() as s:  # the next player showed the move on the game page ...
+        reach.record(s.connection(), gid, other(seat), step, "page", utcnow())
+        s.commit()
+    decision = client.get(f"/games/{gid}/decision", them).get_json()  # ... and answers it
     r = client.post(f"/games/{gid}/orders", them, json={"step": step,
                                                         "action": decision["legal_actions"][0]})
     assert r.status_code in (200, 202)

@@ -52,6 +52,14 @@ class Client:
             headers.update(player.auth)
         return headers
 
+    def show_held_move(self, gid: int, players) -> None:
+        """Every player asks to see a move another may still take back (it is shown to nobody
+        but its mover until then: services/held_view.py), as a player who does not wait for
+        the hold does; seen, it is final."""
+        for player in players:
+            r = self.post(f"/games/{gid}/show-move", player)
+            assert r.status_code == 200, r.get_json()
+
     def signup(self, email: str, name: str = "", proven: bool = True) -> Player:
         """A player with an API token, as the sign-up gives one: POST /users mails a link to
         the address, whose page (the address proven) makes the token. The mail's round trip

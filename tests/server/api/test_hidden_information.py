@@ -154,6 +154,9 @@ def test_no_response_leaks_what_its_reader_may_not_know(client, store, seed, opt
             for seat in SEATS:
                 look(seat, players[seat], every_path=not progressed)
             look(None, watcher)
+        if not progressed and store.game(gid).status == "active":
+            client.show_held_move(gid, players.values())  # a move held from the next seat
+            continue
         if not progressed:
             finished = store.game(gid).status == "finished"
             break
