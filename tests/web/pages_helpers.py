@@ -10,6 +10,7 @@ from server import db
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SIGN_IN_LINK = re.compile(r"(https?://\S+/sign-in/\S+)")
+SHOW_MOVE = re.compile(r'id="show-move">.*?name="step" value="(\d+)"', re.S)
 
 
 def csrf(page: bytes | str) -> str:
@@ -32,6 +33,18 @@ class Reader:
 
     def get(self, path: str, **kw):
         return self.client.get(path, **kw)
+
+    def game_page(self, gid: int) -> str:
+        """The game page as its player sees it once in view: a move held from them (shown to
+        nobody but its mover until it is final) is shown, as the page's script does."""
+        page = self.client.get(f"/games/{gid}").data.decode()
+        held = SHOW_MOVE.search(page)
+        if held:
+            answer = self.client.post(f"/games/{gid}/seen", data={
+                "csrf_token": csrf(page), "step": held.group(1), "show": "1"})
+            assert answer.status_code == 303
+            page = self.client.get(f"/games/{gid}").data.decode()
+        return page
 
     def post_form(self, page_path: str, action: str, data: dict, **kw):
         """Open ``page_path``, then post ``data`` to ``action`` with that page's CSRF token."""

@@ -62,7 +62,7 @@ def test_the_trigger_question_shows_the_card_and_whom_its_event_favours(app, jac
     _step, state = _state(app, gid)
     cid = state.asks(seat)["card"]
     reader = jack if seat == "kennedy" else dick
-    page = reader.get(f"/games/{gid}").data.decode()
+    page = reader.game_page(gid)
     decision = _text(_decision(page))
     assert 'data-kind="card"' in page
     assert cards.event(cid, "en") in decision and cards.name(cid, "en") in decision

@@ -95,7 +95,7 @@ def test_the_game_page_shows_the_seats_view_and_never_the_other_hand(app, jack, 
     rng = random.Random(3)
     for _ in range(40):
         for reader, seat in ((jack, "kennedy"), (dick, "nixon")):
-            page = reader.get(f"/games/{gid}").data.decode()
+            page = reader.game_page(gid)
             assert "<svg" in page and page.count('data-state="') == 50
             with Session(db_engine(app)) as s:
                 state = s.get(Game, gid).state

@@ -21,9 +21,11 @@ from tests.web.pages_helpers import Reader, csrf
 
 def _seen_by(client, gid, who) -> tuple:
     game = client.get(f"/games/{gid}", who).get_json()
+    decision = client.get(f"/games/{gid}/decision", who).get_json() if game["your_seat"] \
+        else None
     return (_strip(game), client.get(f"/games/{gid}/log", who).get_json()["entries"],
-            _strip(client.get(f"/games/{gid}/decision", who).get_json())
-            if game["your_seat"] else None, game["step"])
+            _strip({k: v for k, v in decision.items() if k != "held_until"})
+            if decision else None, game["step"])
 
 
 def _held_game(client, store, players, eve):

@@ -21,6 +21,9 @@ def play_to_the_end(client, gid, players, rng, check=None, limit=3000):
             if check:
                 check(seat, r)
             if not decision["active"]:
+                if decision.get("held_until"):  # the other's move may be taken back: see it
+                    assert client.post(f"/games/{gid}/show-move", player).status_code == 200
+                    progressed = True
                 continue
             action = rng.choice(decision["legal_actions"])
             r = client.post(f"/games/{gid}/orders", player,
