@@ -21,7 +21,7 @@ import engine.core as game_engine
 from server import db
 from server.i18n import game_text
 from server.models import Game, User
-from server.services import games, links, play
+from server.services import games, held_view, links, play
 from server.web.board import form_now, refused_line
 from server.web.decision_form import (Order, Refused, build, compose, explain, keep,
                                       nothing_chosen)
@@ -125,8 +125,10 @@ def _refused(session, game_id: int, refused: links.LinkRefused):
 
 def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, refusal=None,
                    status: int = 200):
-    """The seat's decision now; the link's choice offered when its step is still current."""
-    game = session.get(Game, link.game_id)
+    """The seat's decision now; the link's choice offered when its step is still current.
+    While another seat's move may be taken back, the game before it (services/held_view.py):
+    a stale link's "what happened since" never tells a held move."""
+    game = held_view.as_seen(session, session.get(Game, link.game_id), link.seat)
     user = session.get(User, link.user_id)
     state = game_engine.from_dict(game.state)
     view = games.seat_view(session, game, link.seat, state)

@@ -19,7 +19,7 @@ from server import db, i18n
 from server.games import presenter
 from server.i18n import game_text
 from server.models import Game
-from server.services import lobby, standing
+from server.services import held_view, lobby, standing
 from server.services.lobby import LobbyError
 from server.services.standing import StandingOrderError
 from server.web.accounts import check_form
@@ -68,7 +68,7 @@ def change(game_id: int):
     text = request.form.get(DEFAULT_FIELD, "")
     field = None
     with db.session() as session:
-        game = session.get(Game, game_id)
+        game = held_view.as_seen(session, session.get(Game, game_id), seat)  # never a held move
         state = game_engine.from_dict(game.state) if game.state else None
         try:
             for kind, value in values.items():

@@ -8,6 +8,7 @@ sees the move."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from sqlalchemy import update
@@ -95,3 +96,29 @@ def test_the_game_page_hides_a_held_move_until_it_is_shown(app, client, store, p
     assert 'id="held"' not in page and f'data.append("step", "{step + 1}")' in page
     r = client.post(f"/games/{gid}/retract", players[seat], json={"step": step + 1})
     assert is_problem(r, 409)["code"] == "seen"
+
+
+def test_an_old_mail_link_never_tells_a_held_move(app, client, store, players):
+    """A decision link of the other seat from an earlier step (its mail, read late) shows what
+    happened since: never the held move (server/web/decide.py reads the game as seen)."""
+    from server.services import links
+    gid = client.two_player_game(store, players["kennedy"], players["nixon"], seed="held-link")
+    state, seat, action = at_retractable(store, gid)
+    them = other(seat)
+    token = links.make(app.config["SECRET_KEY"], gid, them, 0, "pass", players[them].id, 0)
+    url = f"/games/{gid}/decide/{token}"
+    token_field = re.compile(r'name="csrf_token" value="[^"]*"')
+    before = token_field.sub("", app.test_client().get(url).get_data(as_text=True))
+    step = store.game(gid).step
+    r = client.post(f"/games/{gid}/orders", players[seat], json={"step": step,
+                                                                  "action": action})
+    assert r.status_code == 200 and r.get_json()["retract_until"]
+    during = token_field.sub("", app.test_client().get(url).get_data(as_text=True))
+    assert during == before
+    # Once the hold is over, the same link tells the move (the page is not frozen).
+    with store.session() as s:
+        s.execute(update(Retractable).where(Retractable.game_id == gid)
+                  .values(until=svc.utcnow() - timedelta(seconds=1)))
+        s.commit()
+    after = token_field.sub("", app.test_client().get(url).get_data(as_text=True))
+    assert after != before
