@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -242,7 +242,14 @@ class LogEntry(SQLModel, table=True):
 class Order(SQLModel, table=True):
     """One seat's order at one step: sealed (pending) in simultaneous steps until resolved."""
 
-    __table_args__ = (UniqueConstraint("game_id", "step", "seat"),)
+    # ix_order_unapplied: the orders not applied only (sealed, superseded, taken back: a few
+    # per game, against every order ever applied), what the unresolved-steps sweep and the
+    # metrics read (issue 28, bench/sweep_scale.py). A query uses it when its WHERE has the
+    # index's own term, ``ORDER_UNAPPLIED`` (SQLite matches the term as written).
+    __table_args__ = (UniqueConstraint("game_id", "step", "seat"),
+                      Index("ix_order_unapplied", "game_id", "step", "status",
+                            sqlite_where=text("status <> 'applied'"),
+                            postgresql_where=text("status <> 'applied'")))
 
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -252,6 +259,10 @@ class Order(SQLModel, table=True):
     status: str = Field(default="pending", max_length=20)  # pending | applied | superseded
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+
+
+# The term of ix_order_unapplied, for the queries that read it.
+ORDER_UNAPPLIED = Order.status != "applied"
 
 
 class OutboxMessage(SQLModel, table=True):

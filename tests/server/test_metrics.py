@@ -182,3 +182,39 @@ def test_metrics_without_a_database_say_so(tmp_path):
     assert _value(s, "whistlestop_database_up") == 0
     assert not any(name.startswith("whistlestop_games") for name, _ in s)
     assert client.post("/metrics").status_code == 405
+
+
+def test_counts_stay_exact_once_the_history_has_settled(db_url, session, tmp_path):
+    """The process keeps the counts of rows older than an hour (server/row_tallies.py): a
+    sealed order in that history that is applied later, and rows written since, are still
+    counted exactly by the next scrape of the same process."""
+    from server.models import Order
+    from server.row_tallies import SETTLED
+
+    seen = Played()
+    d = new_game(session, "b")
+    state_d = play(session, d, random.Random(1), until=both_choose, played=seen)
+    step = session.get(Game, d).step
+    svc.submit_order(session, d, "kennedy", step, [state_d.legal_actions("kennedy")[0]])
+    long_ago = utcnow() - SETTLED * 2
+    session.execute(update(Order).values(created_at=long_ago))
+    session.execute(update(OutboxMessage).values(created_at=long_ago))
+    session.commit()
+    client = _app(db_url, tmp_path).test_client()
+    s = _samples(client.get("/metrics").get_data(as_text=True))
+    assert _value(s, "whistlestop_orders_pending") == 1
+    assert _value(s, "whistlestop_orders_total", status="applied") == seen.applied
+    resolutions = _value(s, "whistlestop_step_resolutions_total")
+
+    svc.submit_order(session, d, "nixon", step, [state_d.legal_actions("nixon")[0]])
+    assert svc.resolve_step(session, d, step)
+    session.commit()
+    s = _samples(client.get("/metrics").get_data(as_text=True))
+    assert _value(s, "whistlestop_orders_pending") == 0
+    assert _value(s, "whistlestop_orders_total", status="applied") == seen.applied + 2
+    assert _value(s, "whistlestop_step_resolutions_total") == resolutions + 1
+    kinds: dict[str, int] = {}
+    for row in session.exec(select(OutboxMessage)).all():
+        kinds[row.kind] = kinds.get(row.kind, 0) + 1
+    for kind, n in kinds.items():
+        assert _value(s, "whistlestop_outbox_messages_total", kind=kind) == n
