@@ -42,7 +42,6 @@ from pathlib import Path
 import requests
 
 from common import ROOT, free_port, percentile  # noqa: E402  (puts the repository on sys.path)
-from order_throughput import serve  # noqa: E402
 from resolution_latency import configure, noop_round_trips  # noqa: E402
 
 GAMES = {"mrpresident": ("Mr. President (chalkboard, 2 candidates)",
@@ -176,6 +175,9 @@ def main(argv=None) -> int:
     env.update(lifted)
     os.environ.update(lifted)
     db_url = os.environ["WHISTLESTOP_DATABASE_URL"]
+    # Imported once the environment names the broker: importing the server configures this
+    # process's Celery app (the pings and publishes), which would else take the embedded default.
+    from order_throughput import serve
     from server import db
     db.migrate(db_url)
     eng = db.make_engine(db_url)
