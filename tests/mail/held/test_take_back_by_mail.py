@@ -22,17 +22,7 @@ from server.mail import reply_address
 from server.models import InboundMail, OutboxMessage, Retractable, User
 from server.services import reach
 from server.services.games import utcnow
-from tests.mail.test_retract_hold import relay
-from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, client and store)
-    api_db_url,
-    app,
-    client,
-    eager_celery,
-    mail_server,
-    migrated_template,
-    players,
-    store,
-)
+from tests.mail.held.test_retract_hold import relay
 from tests.server.api.helpers import other
 from tests.server.api.test_retract import at_retractable, held_rows
 from tests.workers.test_game_by_mail import reply_to
