@@ -28,7 +28,7 @@ from server.games import presenter
 from server.mail import contexts, kinds, reply_address
 from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
                            Webhook, utcnow)
-from server.services import (display_names, games, links, reach, rematch, retract,
+from server.services import (display_names, games, held_view, links, reach, rematch, retract,
                              schedule_links, sign_in, standing, users, vacations)
 
 
@@ -410,9 +410,11 @@ def _digest(session, payload, settings) -> list[Envelope]:
 def _order_answer(session, payload, settings) -> list[Envelope]:
     """The answer to an order by reply: always sent (the player is waiting for it, whatever
     their mail preference), with the decision the seat has now. Its template says what was
-    done (order_received: applied or sealed) or why nothing was (order_refused)."""
-    game = session.get(Game, payload["game_id"])
+    done (order_received: applied or sealed) or why nothing was (order_refused). While
+    another seat's move may be taken back, the game before it (services/held_view.py): a
+    reply of the next player meanwhile is never answered with the move, nor makes it seen."""
     seat_name = payload["seat"]
+    game = held_view.as_seen(session, session.get(Game, payload["game_id"]), seat_name)
     seat, user = _seat_and_user(session, payload["game_id"], seat_name)
     if game is None or user is None or not game.state:
         return []
