@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import smtplib
 from email import policy
-from email.message import EmailMessage
 
 import pytest
 from sqlmodel import select
@@ -26,6 +25,7 @@ from tests.mail.held.test_take_back_by_mail import (  # noqa: F401  (inbound: fi
     _outcome,
     _send,
     _text,
+    fresh_mail,
     inbound,
 )
 from tests.server.api.helpers import other
@@ -136,13 +136,7 @@ def test_the_next_players_own_take_back_is_refused_and_tells_nothing_of_the_move
     them = players[other(seat)]
 
     def take_back_by_them() -> str:
-        mail = EmailMessage()
-        mail["From"] = them.email
-        mail["To"] = reply_address.address(app.config["SECRET_KEY"],
-                                           app.config["MAIL_DOMAIN"], gid, other(seat), them.id)
-        mail["Subject"] = "take back"
-        mail.set_content("TAKE BACK\n")
-        _send(inbound, mail)
+        _send(inbound, fresh_mail(app, them, gid, other(seat), "TAKE BACK"))
         assert _outcome(store) == {"kind": "retract", "status": "final", "code": "nothing"}
         answer = _text(_answers(mail_server, them.email)[-1])
         assert "There is no move of yours to take back" in " ".join(answer.split()), answer
