@@ -322,14 +322,15 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
                  choice_url: Callable[[str], str] | None = None,
                  preferences_url: str | None = None,
                  time_zone: str = times.DEFAULT_ZONE, take_back: datetime | None = None,
-                 now: datetime | None = None) -> dict:
+                 now: datetime | None = None, offer_only: bool = False) -> dict:
     """The answer to an order by reply, for either template (``order_kind``): ``answer`` holds
     the lines read, the status (applied, sealed, stale, illegal, malformed, over, empty; a
     reply of TAKE BACK: retracted, or final with the refusal's code in ``retract``), what
     was applied (or taken back), the reason and the legal orders, and the time zone a
     ``timezone`` line set (``time_zone``); then the seat's decision now (``step``), as a
     decision mail shows it. ``take_back``: until when the move may be taken back by a reply
-    (issue 27), shown in the reader's zone."""
+    (issue 27), shown in the reader's zone; ``offer_only``: the reader muted these receipts,
+    so the mail says what was done and offers the take back, no more."""
     decision = your_decision(game_id, seat, step, view, player_name, locale, links, notes_seen,
                              choice_url, preferences_url=preferences_url, time_zone=time_zone)
     zone_set = answer.get("time_zone")
@@ -342,6 +343,7 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
                        else game_text.text(answer.get("reason"), locale, view["game"])),
             "take_back": (times.short(take_back, locale, time_zone, now)
                           if take_back is not None else None),
+            "offer_only": offer_only,
             "unread": list(answer.get("unread") or []),  # lines after TAKE BACK
             "legal": legal,
             "standing": list(answer.get("standing") or []),

@@ -28,7 +28,7 @@ from server.games import presenter
 from server.mail import contexts, kinds, reply_address
 from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
                            Webhook, utcnow)
-from server.services import (display_names, games, links, reach, rematch, retract,
+from server.services import (display_names, games, held_view, links, reach, rematch, retract,
                              schedule_links, sign_in, standing, users, vacations)
 
 
@@ -75,6 +75,9 @@ class Envelope:
     # The address a reply goes to when it is not the seat's (a table-talk mail's is the chat's:
     # server/mail/chat_address.py).
     reply_address: str | None = None
+    # It offers something that has a deadline (a move to take back): it comes even when its
+    # news kind is muted, as the offer alone (never to a user who wants no mail at all).
+    offer: bool = False
 
     @property
     def decisions(self) -> tuple[tuple[int, str, int], ...]:
@@ -94,7 +97,7 @@ def envelopes(session: Session, row: OutboxMessage, settings: MailSettings) -> l
     found = [_with_settings_link(e, settings, row.id)
              for e in (build(session, payload, settings) if build else [])]
     found = _with_away(session, found)
-    return [e if e.user_id is None or _wants(session.get(User, e.user_id), e.kind)
+    return [e if e.user_id is None or _wants(session.get(User, e.user_id), e.kind, e.offer)
             else replace(e, mail=False) for e in found]
 
 
@@ -172,17 +175,18 @@ def _reaches(session: Session, user: User, kind: str) -> bool:
         .limit(1)).first() is not None)
 
 
-def _wants(user: User, kind: str) -> bool:
+def _wants(user: User, kind: str, offer: bool = False) -> bool:
     """Whether the user's preference lets this kind of mail through: "none" stops every mail
     about games, "digest" the per-decision ones (the digest lists them instead); the digest
     itself goes only to those who chose it. Reminders and passed deadlines reach "every" and
     "digest" readers alike: a deadline may fall between two digests. An informational kind the
-    user stopped (``User.muted_kinds``, server/mail/kinds.py) does not come."""
+    user stopped (``User.muted_kinds``, server/mail/kinds.py) does not come, unless the mail
+    carries an ``offer`` with a deadline (Envelope.offer)."""
     if kind in PRIVATE:
         return True  # asked for by the user, now
     if user.mail_mode == "none":
         return False
-    if kinds.informational(kind) and kind in (user.muted_kinds or ()):
+    if kinds.informational(kind) and kind in (user.muted_kinds or ()) and not offer:
         return False
     if kind == "digest":
         return user.mail_mode == "digest"
@@ -410,9 +414,11 @@ def _digest(session, payload, settings) -> list[Envelope]:
 def _order_answer(session, payload, settings) -> list[Envelope]:
     """The answer to an order by reply: always sent (the player is waiting for it, whatever
     their mail preference), with the decision the seat has now. Its template says what was
-    done (order_received: applied or sealed) or why nothing was (order_refused)."""
-    game = session.get(Game, payload["game_id"])
+    done (order_received: applied or sealed) or why nothing was (order_refused). While
+    another seat's move may be taken back, the game before it (services/held_view.py): a
+    reply of the next player meanwhile is never answered with the move, nor makes it seen."""
     seat_name = payload["seat"]
+    game = held_view.as_seen(session, session.get(Game, payload["game_id"]), seat_name)
     seat, user = _seat_and_user(session, payload["game_id"], seat_name)
     if game is None or user is None or not game.state:
         return []
@@ -421,18 +427,21 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     asked = games.your_move(session, game, seat_name)
     if not asked:
         view = {**view, "legal_actions": []}
-    # Issue 27: a move by mail that may still be taken back is offered to be, by a reply.
+    # Issue 27: a move by mail that may still be taken back is offered to be, by a reply:
+    # with the receipts muted, the offer alone still comes (it has a deadline).
     take_back = retract.pending(session, game, seat_name) \
         if payload["status"] == "applied" else None
+    kind = contexts.order_kind(payload["status"])
     context = contexts.order_answer(
         game.id, seat_name, view, _name(user), user.locale, settings.links, payload, game.step,
         notes_seen=seat.notes_mailed,
         choice_url=_choice_url(settings, game, seat_name, game.step, user, notes),
-        time_zone=user.time_zone, take_back=take_back, now=utcnow())
-    return [Envelope(seat_name, user.email, user.locale, contexts.order_kind(payload["status"]),
+        time_zone=user.time_zone, take_back=take_back, now=utcnow(),
+        offer_only=take_back is not None and not _wants(user, kind))
+    return [Envelope(seat_name, user.email, user.locale, kind,
                      context, game.id, seat_name, user.id, notes_shown=notes,
                      step=game.step if asked else None,
-                     answers=payload.get("reply_message_id"))]
+                     answers=payload.get("reply_message_id"), offer=take_back is not None)]
 
 
 def _reply_unknown(session, payload, settings) -> list[Envelope]:

@@ -32,6 +32,7 @@ applied and not answered; the seat's player gets a short notice (once a day at m
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from datetime import timedelta
 
 import engine.core as game_engine
@@ -198,16 +199,25 @@ def _answered_step(engine: Engine, reply: Reply, seat: Seat) -> int | None:
     """The step the replied-to mail asked the seat about (recorded when it was sent), from
     the Message-IDs in the reply's thread headers, newest first; None for a reply to no mail of
     ours that asked something."""
-    ids = [i for i in (reply.in_reply_to, *reversed(reply.references)) if i]
     with Session(engine) as session:
         db.reading(session)
-        for message in ids:
-            sent = session.exec(select(MailSent).where(
-                MailSent.message_id == message, MailSent.game_id == seat.game_id,
-                MailSent.recipient == seat.seat)).first()
-            if sent is not None and sent.step is not None:
+        for sent in _sent_in_thread(session, reply, seat):
+            if sent.step is not None:
                 return sent.step
     return None
+
+
+def _sent_in_thread(session: Session, reply: Reply, seat: Seat) -> Iterator[MailSent]:
+    """Our mails to the seat that the reply's thread headers name (In-Reply-To, then
+    References from the last), newest first."""
+    for message in (reply.in_reply_to, *reversed(reply.references)):
+        if not message:
+            continue
+        sent = session.exec(select(MailSent).where(
+            MailSent.message_id == message, MailSent.game_id == seat.game_id,
+            MailSent.recipient == seat.seat)).first()
+        if sent is not None:
+            yield sent
 
 
 def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -> str:
@@ -347,15 +357,9 @@ def _receipt_step(engine: Engine, reply: Reply, seat: Seat) -> int | None:
     """The step the move of a receipt led to, when the reply answers the answer to an order
     by mail (its newest mail of ours in the thread: the move it offers to take back); None
     for a reply to another mail (then the seat's last move is meant)."""
-    ids = [i for i in (reply.in_reply_to, *reversed(reply.references)) if i]
     with Session(engine) as session:
         db.reading(session)
-        for message in ids:
-            sent = session.exec(select(MailSent).where(
-                MailSent.message_id == message, MailSent.game_id == seat.game_id,
-                MailSent.recipient == seat.seat)).first()
-            if sent is None:
-                continue
+        for sent in _sent_in_thread(session, reply, seat):
             row = session.get(OutboxMessage, sent.outbox_id) \
                 if sent.kind == "order_received" else None
             if row is None or row.payload.get("status") != "applied":

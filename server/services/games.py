@@ -116,9 +116,6 @@ def state_json(state) -> dict:
     return json.loads(json.dumps(state.to_dict()))
 
 
-_state_json = state_json
-
-
 # --- writing ------------------------------------------------------------------------------
 def _write_progress(session: Session, game: Game, state, old_log_len: int, new_step: int,
                     actor: str | None = None, not_before: datetime | None = None) -> list[int]:
@@ -566,7 +563,7 @@ def rebuild(session: Session, game_id: int) -> bool:
     game = _get_game(session, game_id)
     log = [[row.seat, row.action] for row in log_of(session, game_id)]
     replayed = engine.replay(game.game_type, game.seed, log, options=game.options)
-    return _state_json(replayed) == game.state
+    return state_json(replayed) == game.state
 
 
 def view_for(session: Session, game_id: int, seat: str | None) -> dict:

@@ -3,7 +3,6 @@ and what is stuck. Nothing here changes the database except `republish`, which s
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,7 +16,7 @@ from sqlmodel import Session, select
 from server import db
 from server.models import Game, Order, OutboxMessage, Seat, User, aware, utcnow
 from server.services import outbox
-from server.services.games import GameNotFound, log_of
+from server.services.games import GameNotFound, log_of, state_json
 
 
 
@@ -162,7 +161,7 @@ def replay_check(session: Session, game_id: int) -> ReplayCheck:
         replayed = engine.replay(game.game_type, game.seed, log, options=dict(game.options))
     except (ActionError, OptionsError) as exc:
         return ReplayCheck(game_id, ok=False, error=f"the log does not replay: {exc}")
-    fresh = json.loads(json.dumps(replayed.to_dict()))
+    fresh = state_json(replayed)
     if fresh == game.state:
         return ReplayCheck(game_id, ok=True)
     return ReplayCheck(game_id, ok=False, differences=differences(fresh, game.state))

@@ -19,23 +19,32 @@ from tests.web.test_browser_game import sign_in
 GRAVE = ("serious", "critical")
 
 
+def retractable_game(app, catcher) -> tuple[Store, dict[str, Reader], int, str, str]:
+    """Jack (Kennedy) and Dick (Nixon), signed in, in a started game in which no standing order
+    answers for either seat, played on until a seat can make a move it may take back:
+    (store, the readers by seat, game id, that seat, that move)."""
+    store = Store(app.extensions["whistlestop.db"])
+    jack = Reader(app, catcher, "jack@example.org")
+    dick = Reader(app, catcher, "dick@example.org")
+    jack.sign_in()
+    dick.sign_in()
+    gid = new_game(jack, dick)
+    with store.session() as s:
+        s.execute(delete(StandingOrder).where(StandingOrder.game_id == gid))
+        s.commit()
+    with app.app_context():  # the mails of the moves played on the way go to the catcher
+        _state, seat, action = at_retractable(store, gid)
+    return store, {"kennedy": jack, "nixon": dick}, gid, seat, action
+
+
 def test_take_back_on_a_phone(tmp_path, api_db_url, smtp_catcher, browser):  # noqa: F811
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with running_app(tmp_path, api_db_url) as app:
         app.config["BASE_URL"] = base
-        store = Store(app.extensions["whistlestop.db"])
-        jack = Reader(app, smtp_catcher, "jack@example.org")
-        dick = Reader(app, smtp_catcher, "dick@example.org")
-        jack.sign_in()
-        dick.sign_in()
-        gid = new_game(jack, dick)
-        with store.session() as s:  # no standing order answers for the other seat
-            s.execute(delete(StandingOrder).where(StandingOrder.game_id == gid))
-            s.commit()
-        _state, seat, action = at_retractable(store, gid)
+        store, readers, gid, seat, action = retractable_game(app, smtp_catcher)
         step = store.game(gid).step
-        email = {"kennedy": jack.email, "nixon": dick.email}[seat]
+        email = readers[seat].email
         with LiveServer(app, port):
             context = browser.new_context(viewport={"width": 390, "height": 844})
             page = context.new_page()
@@ -49,6 +58,7 @@ def test_take_back_on_a_phone(tmp_path, api_db_url, smtp_catcher, browser):  # n
             text = page.locator("#take-back").inner_text()
             assert "seconds left" in text and "has not seen it" in text
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            assert page.locator("#take-back button").bounding_box()["height"] >= 44
             found = [v["id"] for v in Axe().run(page).response["violations"]
                      if v["impact"] in GRAVE]
             assert found == []

@@ -38,7 +38,7 @@ _players = itertools.count()
 def players(session: Session) -> dict[str, int]:
     """Two new players (with mail addresses: the workers mail them) for the seats of a game.
     Their moves are not held (issue 27's hold would keep the next seat's mail back for
-    minutes: tests/mail/test_retract_hold.py tests it)."""
+    minutes: tests/mail/held/test_retract_hold.py tests it)."""
     n = next(_players)
     out = {}
     for seat in ("kennedy", "nixon"):

@@ -22,17 +22,7 @@ from server.mail import reply_address
 from server.models import InboundMail, OutboxMessage, Retractable, User
 from server.services import reach
 from server.services.games import utcnow
-from tests.mail.test_retract_hold import relay
-from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, client and store)
-    api_db_url,
-    app,
-    client,
-    eager_celery,
-    mail_server,
-    migrated_template,
-    players,
-    store,
-)
+from tests.mail.held.test_retract_hold import relay
 from tests.server.api.helpers import other
 from tests.server.api.test_retract import at_retractable, held_rows
 from tests.workers.test_game_by_mail import reply_to
@@ -73,19 +63,25 @@ def _answers(catcher, email: str) -> list:
     return [m for m in catcher.to(email) if any(words in _text(m) for words in READ_AS)]
 
 
+def fresh_mail(app, player, gid: int, seat: str, text: str) -> EmailMessage:
+    """A new mail (in no thread) From ``player`` to ``seat``'s reply address, ``text`` its
+    body."""
+    message = EmailMessage()
+    message["From"] = player.email
+    message["To"] = reply_address.address(app.config["SECRET_KEY"], app.config["MAIL_DOMAIN"],
+                                          gid, seat, player.id)
+    message["Subject"] = "my move"
+    message.set_content(f"{text}\n")
+    return message
+
+
 def _move_by_mail(app, store, players, gid, port, catcher):
     """The seat with a retractable move orders it by a fresh mail to its reply address; (seat,
     the action, the state before, the answer mail)."""
     state, seat, action = at_retractable(store, gid)
     mover = players[seat]
-    message = EmailMessage()
-    message["From"] = mover.email
-    message["To"] = reply_address.address(app.config["SECRET_KEY"], app.config["MAIL_DOMAIN"],
-                                          gid, seat, mover.id)
-    message["Subject"] = "my move"
-    message.set_content(f"{action}\n")
     before = len(_answers(catcher, mover.email))
-    _send(port, message)
+    _send(port, fresh_mail(app, mover, gid, seat, action))
     answers = _answers(catcher, mover.email)
     assert len(answers) == before + 1, [_text(m) for m in answers]
     return seat, action, state, answers[-1]
@@ -207,3 +203,43 @@ def test_a_take_back_of_a_move_the_game_has_moved_past_is_refused(
     answer = " ".join(_text(_answers(mail_server, players[seat].email)[-1]).split())
     assert "This move is final: the game has moved on." in answer
     assert store.game(gid).step == now
+
+
+MUTED = "You have stopped the receipts of your orders by mail"
+
+
+def test_with_receipts_muted_the_offer_to_take_back_still_comes_alone(
+        app, client, store, players, mail_server, inbound):
+    """A player who muted the receipts of orders by mail still gets, for a move that may be
+    taken back, a short receipt: what was done and until when to reply TAKE BACK (an offer
+    with a deadline, which nothing else tells a player playing by mail), not the game."""
+    gid = client.two_player_game(store, players["kennedy"], players["nixon"], seed="muted")
+    with store.session() as s:
+        s.execute(update(User).values(muted_kinds=["order_received"]))
+        s.commit()
+    seat, action, before, receipt = _move_by_mail(app, store, players, gid, inbound,
+                                                  mail_server)
+    text = " ".join(_text(receipt).split())
+    assert f"Done: {action}." in text and "reply to this mail with TAKE BACK" in text
+    assert MUTED in text and MUTED in receipt.get_body(("html",)).get_content()
+    assert "Your hand:" not in text and "States (leader" not in text  # the offer alone
+    step = store.game(gid).step
+    _send(inbound, reply_to(receipt, "TAKE BACK", players[seat].email))
+    assert _outcome(store) == {"kind": "retract", "status": "retracted"}
+    assert store.game(gid).step == step + 1 and store.state(gid).to_dict() == before.to_dict()
+
+
+def test_with_receipts_muted_a_move_that_cannot_be_taken_back_gets_no_receipt(
+        app, client, store, players, mail_server, inbound):
+    """No hold (0 seconds): nothing to offer, so the muted receipt does not come."""
+    gid = client.two_player_game(store, players["kennedy"], players["nixon"], seed="muted-0")
+    with store.session() as s:
+        s.execute(update(User).values(muted_kinds=["order_received"], retract_hold_seconds=0))
+        s.commit()
+    state, seat, action = at_retractable(store, gid)
+    mover = players[seat]
+    step = store.game(gid).step
+    _send(inbound, fresh_mail(app, mover, gid, seat, action))
+    assert _outcome(store) == {"kind": "order", "status": "applied"}
+    assert store.game(gid).step > step
+    assert _answers(mail_server, mover.email) == []

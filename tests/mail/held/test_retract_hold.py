@@ -13,16 +13,6 @@ from sqlmodel import select
 from server.models import OutboxMessage, User, Webhook, WebhookSent
 from server.services import outbox
 from server.services.games import utcnow
-from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, client and store)
-    api_db_url,
-    app,
-    client,
-    eager_celery,
-    mail_server,
-    migrated_template,
-    players,
-    store,
-)
 from tests.server.api.helpers import other
 from tests.server.api.test_retract import at_retractable
 

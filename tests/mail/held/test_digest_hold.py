@@ -15,17 +15,7 @@ from server.mail.recipients import MailSettings, envelopes
 from server.models import Game, OutboxMessage, Retractable, User, aware
 from server.services import digests
 from server.services.games import utcnow
-from tests.mail.test_retract_hold import relay
-from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, client and store)
-    api_db_url,
-    app,
-    client,
-    eager_celery,
-    mail_server,
-    migrated_template,
-    players,
-    store,
-)
+from tests.mail.held.test_retract_hold import relay
 from tests.server.api.helpers import other
 from tests.server.api.test_retract import at_retractable
 
