@@ -46,8 +46,8 @@ from pathlib import Path
 import requests
 
 from common import free_port, tree_cpu_seconds  # noqa: E402  (the repository on sys.path)
-from bot_load import (GAMES, api_token, finished_count, open_games, start_beat,  # noqa: E402
-                      start_games, start_worker)
+from bot_load import (GAMES, api_token, finished_count, open_games, rss_kib,  # noqa: E402
+                      start_beat, start_games, start_worker)
 from order_throughput import serve  # noqa: E402
 from resolution_latency import configure, noop_round_trips  # noqa: E402
 
@@ -129,8 +129,8 @@ class MailPlayer(threading.Thread):
         decision, again = None, False
         while True:
             if decision is None:
-                if not again and not self.wake.wait(60):
-                    self.idle_wakes += 1  # no mail for a minute: look anyway
+                if not again and not self.wake.wait(300):
+                    self.idle_wakes += 1  # no mail for five minutes: look anyway
                 self.wake.clear()  # before reading: a mail sent after this read wakes it again
                 decision, again = self._get("/decision"), False
             if not decision["active"]:
@@ -181,6 +181,7 @@ class Costs:
         db.migrate(self.pg.url(name))
         self.admin = self.pg.connect("postgres")
         self.admin.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        (self.empty,) = self.admin.execute("SELECT pg_database_size(%s)", (name,)).fetchone()
         self.admin.execute(f"CREATE ROLE {MONITOR} LOGIN")
         with self.pg.connect(name) as conn:
             conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {MONITOR}")
@@ -340,6 +341,23 @@ class Costs:
                                           seed=len(clients)))
         return clients, games
 
+    def at_rest(self) -> str:
+        """What the games take in the database once compacted (VACUUM FULL: no dead rows of
+        the state's updates), per game, and the largest tables."""
+        with self.pg.connect(self.db_name) as conn:
+            conn.execute("VACUUM FULL")
+            (size,) = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+            games, finished = conn.execute(
+                "SELECT count(*), count(*) FILTER (WHERE status = 'finished') FROM game"
+            ).fetchone()
+            tables = conn.execute(
+                "SELECT relname, pg_total_relation_size(relid) FROM pg_stat_user_tables "
+                "ORDER BY 2 DESC LIMIT 5").fetchall()
+        return (f"at rest (VACUUM FULL): {(size - self.empty) / games / 1e3:.1f} kB a game "
+                f"({games} games, {finished} finished; {size / 1e6:.1f} MB); largest tables, "
+                f"kB a game: "
+                + ", ".join(f"{name} {b / games / 1e3:.1f}" for name, b in tables))
+
     def footprint(self) -> str:
         """The server's database connections, and what Redis holds, at the end."""
         import redis
@@ -350,9 +368,12 @@ class Costs:
             (self.pg.SUPERUSER,)).fetchone()
         client = redis.Redis(port=self.redis_port)
         keys = {n: redis.Redis(port=self.redis_port, db=n).dbsize() for n in (0, 1, 2)}
+        memory = ", ".join(f"{name} {rss_kib(pid) / 1024:.0f}"
+                           for name, pid in self.pids().items())
         return (f"database connections of the server's processes: {backends}; Redis "
                 f"{client.info('memory')['used_memory'] / 1e6:.1f} MB used, keys by database "
-                f"(broker, results, rate limits): {keys}")
+                f"(broker, results, rate limits): {keys}; resident memory of each process "
+                f"type with its children, MiB: {memory}")
 
     def close(self) -> None:
         from common import stop
@@ -394,10 +415,11 @@ def figures(before: Snapshot, after: Snapshot) -> dict[str, float]:
 def capacity(median: dict[str, float], seats: int, quiet: dict, waiting: dict,
              count: int) -> list[str]:
     """Active games one core of each process type carries at one move per seat per hour: its
-    core less what it spends with no game in play, over each game's orders and its share of
-    what waiting games cost."""
+    core less what it spends with no game in play, over each game's orders. (What games
+    waiting for their players cost is printed beside the idle figures; on this machine it was
+    within the measurement's grain, a clock tick a window.)"""
     rate = seats / 3600  # orders a second of one active game
-    lines = [f"idle, CPU % of a core: " + ", ".join(
+    lines = ["idle, CPU % of a core: " + ", ".join(
         f"{name} {quiet[name] * 100:.2f} (with {count} games waiting "
         f"{waiting[name] * 100:.2f})" for name in PROCESSES)
         + f"; Redis commands/s {quiet['redis commands']:.1f} (with the games waiting "
@@ -405,8 +427,7 @@ def capacity(median: dict[str, float], seats: int, quiet: dict, waiting: dict,
         f"at one move per seat per hour ({seats} seats: {rate * 3600:.0f} orders an hour a "
         f"game), one core of each carries:"]
     for name in PROCESSES:
-        per_game = median[f"cpu ms/order {name}"] / 1000 * rate \
-            + max(0.0, (waiting[name] - quiet[name]) / max(1, count))
+        per_game = median[f"cpu ms/order {name}"] / 1000 * rate
         if per_game > 0:
             lines.append(f"  {name:9} {(1 - quiet[name]) / per_game:12,.0f} active games")
     lines.append("  (Redis runs on one thread; PostgreSQL, web and worker on as many cores as "
@@ -445,6 +466,7 @@ def main(argv=None) -> int:
             print(f"round {number + 1}: {rounds[-1]['games']:.0f} games, "
                   f"{rounds[-1]['orders']:.0f} orders in {rounds[-1]['seconds']:.0f} s "
                   + " ".join(f"{k} {v}" for k, v in notes.items()), flush=True)
+        print(costs.at_rest())  # every game finished: what a finished game keeps
         quiet = costs.idle(0, args.idle)
         waiting = costs.idle(args.games, args.idle)
         print(costs.footprint())
