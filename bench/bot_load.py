@@ -49,12 +49,22 @@ GAMES = {"mrpresident": ("Mr. President (chalkboard, 2 candidates)",
          "tmotp": ("1960 (GMT edition)", {"edition": "gmt"}, ("kennedy", "nixon"))}
 
 
-def start_worker(env: dict, folder: Path) -> subprocess.Popen:
+def start_worker(env: dict, folder: Path, beat: bool = True) -> subprocess.Popen:
+    """A Celery worker of concurrency 2, with beat inside unless ``beat`` is False."""
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--concurrency",
          "2", "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip",
-         "--without-mingle", "--beat", "--schedule", str(folder / "beat-schedule")],
+         "--without-mingle",
+         *(["--beat", "--schedule", str(folder / "beat-schedule")] if beat else [])],
         cwd=ROOT, env=env, stdout=(folder / "worker.log").open("wb"), stderr=subprocess.STDOUT)
+
+
+def start_beat(env: dict, folder: Path) -> subprocess.Popen:
+    """Celery beat in a process of its own, as the Procfile runs it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "workers.celery_app", "beat", "--loglevel",
+         "WARNING", "--schedule", str(folder / "beat-schedule")],
+        cwd=ROOT, env=env, stdout=(folder / "beat.log").open("wb"), stderr=subprocess.STDOUT)
 
 
 def rss_kib(pid: int) -> int:

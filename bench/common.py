@@ -69,3 +69,25 @@ def stop(procs) -> None:
             proc.wait(30)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def tree_cpu_seconds(pid: int, skip: frozenset[int] = frozenset()) -> float:
+    """CPU seconds (user + system) of a process and its descendants, including the children
+    they have reaped (so a child that ended meanwhile still counts); the processes in ``skip``
+    (and theirs) left out; 0 when gone."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        if p in skip:
+            continue
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(k) for k in (task / "children").read_text().split()]
+        except OSError:  # ended meanwhile: its time is now its parent's
+            continue
+    return total / tick

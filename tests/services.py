@@ -135,7 +135,7 @@ class PostgresServer:
 
     SUPERUSER = "postgres"
 
-    def __init__(self):
+    def __init__(self, settings: dict[str, str] | None = None):
         globs = ("/usr/lib/postgresql/*/bin/{}",)
         self.initdb = find_binary("initdb", POSTGRES_INSTALL,
                                   tuple(g.format("initdb") for g in globs))
@@ -147,6 +147,8 @@ class PostgresServer:
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.user: str | None = None
+        # Server settings over the throwaway ones below (a bench: durable writes, extensions).
+        self.settings = dict(settings or {})
         if os.geteuid() == 0:
             self.user = next((name for name in ("postgres", "nobody") if _user_exists(name)))
             entry = pwd.getpwnam(self.user)
@@ -178,7 +180,8 @@ class PostgresServer:
              "-c", "max_connections=300", "-c", "shared_buffers=32MB",
              # A backend whose client died (a killed worker) ends without waiting for a query.
              "-c", "client_connection_check_interval=500",
-             "-c", "log_min_messages=warning"],
+             "-c", "log_min_messages=warning",
+             *(arg for k, v in self.settings.items() for arg in ("-c", f"{k}={v}"))],
             env=env, cwd=self.folder, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True, preexec_fn=_die_with_parent(signal.SIGQUIT),
             **self._run_as())

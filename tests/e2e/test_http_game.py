@@ -11,104 +11,17 @@ resolved by the worker. Then the operator's `whistlestop replay` must match the 
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 import threading
-import time
-from pathlib import Path
 
 import pytest
 import requests
 
 from server import db
 from tests.conftest import stop_process
+from tests.e2e.api_players import DEADLINE_S, Player, proven_players, serve
 from tests.workers.conftest import Worker
-
-DEADLINE_S = 600
-
-
-def _serve(env: dict, port: int, folder: Path) -> subprocess.Popen:
-    log = (folder / "gunicorn.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:server.gunicorn_conf",
-         "server.app:create_app()"],
-        env={**env, "PORT": str(port), "WHISTLESTOP_WEB_WORKERS": "2"}, cwd=folder,
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=10).ok:
-                return proc
-        except requests.RequestException:  # not listening yet, or slow to answer under load
-            time.sleep(0.2)
-    stop_process(proc)
-    raise AssertionError("gunicorn did not start:\n" + (folder / "gunicorn.log").read_text())
-
-
-class Player(threading.Thread):
-    """One seat's scripted client: it only ever sees what the API shows this seat."""
-
-    def __init__(self, base: str, token: str, gid: int, seed: int, seat: str,
-                 failed: threading.Event):
-        super().__init__(daemon=True, name=seat)
-        self.failed = failed  # set by the first seat that fails: the others stop waiting
-        self.base, self.gid, self.rng = base, gid, random.Random(seed)
-        self.http = requests.Session()
-        self.http.headers["Authorization"] = f"Bearer {token}"
-        self.orders = self.sealed = self.stale = 0
-        self.error: str | None = None
-        self.final: dict | None = None
-        self.last: dict | None = None   # the last decision seen, for a failure's report
-        self.history: list[str] = []    # what it saw and sent, for a failure's report
-        self.answered: set[int] = set()  # the steps it has had an order accepted for
-
-    def run(self) -> None:
-        try:
-            self._play()
-        except Exception as exc:  # reported by the test, with what the server said
-            self.error = f"{type(exc).__name__}: {exc}"
-            self.failed.set()
-
-    def _play(self) -> None:
-        url = f"{self.base}/api/v1/games/{self.gid}"
-        deadline = time.monotonic() + DEADLINE_S
-        while time.monotonic() < deadline and not self.failed.is_set():
-            r = self.http.get(f"{url}/decision", timeout=30)
-            assert r.status_code == 200, r.text
-            decision = self.last = r.json()
-            self.history.append(f"{time.monotonic():.3f} GET step {decision['step']} active "
-                                f"{decision['active']} committed {decision['committed']}")
-            # Never asked again what it has answered (a decision read half before and half
-            # after its step resolved did: the game row's step, the orders' resolution).
-            assert not (decision["active"] and decision["step"] in self.answered), \
-                f"step {decision['step']} asked again after its order was accepted"
-            if not decision["active"]:
-                if decision.get("held_until"):  # the other's move may be taken back: see it
-                    r = self.http.post(f"{url}/show-move", timeout=30)
-                    assert r.status_code == 200, r.text
-                    continue
-                game = self.http.get(url, timeout=30).json()
-                if game["status"] == "finished":
-                    self.final = game
-                    return
-                time.sleep(0.02)  # the other seat, or the worker, is on it
-                continue
-            action = self.rng.choice(decision["legal_actions"])
-            r = self.http.post(f"{url}/orders", json={"step": decision["step"],
-                                                      "actions": [action]}, timeout=30)
-            self.history.append(f"{time.monotonic():.3f} POST {decision['step']} {action!r}: "
-                                f"{r.status_code}")
-            if r.status_code == 409:  # the step moved on meanwhile: ask again
-                self.stale += 1
-                continue
-            assert r.status_code in (200, 202), f"{action!r}: {r.status_code} {r.text}"
-            self.orders += 1
-            self.answered.add(decision["step"])
-            self.sealed += r.status_code == 202
-        if not self.failed.is_set():
-            raise AssertionError("the game did not end in time")
-
 
 GAMES = {
     "tmotp": {"options": {"edition": "gmt"},
@@ -146,7 +59,7 @@ def test_scripted_clients_play_a_whole_game_over_http(
            "WHISTLESTOP_BROKER_URL": redis_url, "WHISTLESTOP_RESULT_BACKEND": "",
            "WHISTLESTOP_OUTBOX_RELAY_SECONDS": "1"}
     worker = Worker(env, tmp_path, "e2e", beat=True).start()
-    web = _serve(env, free_port, tmp_path)
+    web = serve(env, free_port, tmp_path)
     base = f"http://127.0.0.1:{free_port}"
     try:
         tokens = proven_players(db_url, spec["seats"])
@@ -198,24 +111,3 @@ def test_scripted_clients_play_a_whole_game_over_http(
     finally:
         stop_process(web)
         worker.stop()
-
-
-def proven_players(db_url: str, seats: dict) -> dict:
-    """An API token for each seat's player, as the sign-up page makes it after the mailed
-    link proved the address (that round trip: tests/server/api/test_users.py)."""
-    from sqlalchemy import create_engine
-    from sqlmodel import Session
-
-    from server.services import users
-    engine = create_engine(db_url)
-    try:
-        tokens = {}
-        with Session(engine) as session:
-            for seat, email in seats.items():
-                user = users.create_user(session, email)
-                users.prove_address(session, user)
-                session.commit()
-                tokens[seat] = users.issue_token(session, user.id)
-        return tokens
-    finally:
-        engine.dispose()

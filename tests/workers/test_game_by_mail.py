@@ -82,10 +82,11 @@ def test_a_whole_game_by_reply_over_real_smtp(pipeline_factory, tmp_path, free_p
         inbound.stop()
 
 
-def play_by_reply(pipeline, gid: int, address: dict, port: int, choose) -> int:
+def play_by_reply(pipeline, gid: int, address: dict, port: int, choose, answer=None) -> int:
     """Every player answers each mail asking a decision by a reply over SMTP to the inbound
     server on ``port``, the order picked by ``choose(mail, orders the mail lists)``, until the
-    game ends; the number of replies."""
+    game ends; the number of answers. ``answer(seat, mail, order)``, when given, sends a
+    seat's order itself and returns False for the seats it leaves to the reply."""
     replies, answered, mailbox = 0, set(), Mailbox(pipeline.mail)
     deadline = time.monotonic() + 900
     while True:
@@ -100,8 +101,9 @@ def play_by_reply(pipeline, gid: int, address: dict, port: int, choose) -> int:
         for seat in waiting:
             mail, choices = mailbox.asking_for(address[seat], step, deadline)
             order = choose(mail, choices)
-            with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
-                smtp.send_message(reply_to(mail, order, address[seat]))
+            if answer is None or not answer(seat, mail, order):
+                with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+                    smtp.send_message(reply_to(mail, order, address[seat]))
             answered.add((step, seat))
             replies += 1
         _wait_for_change(pipeline, gid, step, answered, deadline)
