@@ -105,6 +105,9 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
             "processed_folder": str(processed),
             "store_processed": False,
             "control_folder": str(control),
+            # How often an idle worker looks for a task (workers/fs_transport.py): the wait
+            # before an idle worker takes a task, 0 to this long.
+            "polling_interval": float(cfg["BROKER_POLL_SECONDS"]),
         }
     return settings
 

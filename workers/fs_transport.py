@@ -1,5 +1,5 @@
 """kombu's filesystem transport (the embedded broker), with each message file written whole
-before it appears in the queue folder.
+before it appears in the queue folder, and a worker that takes its next task as soon as it can.
 
 kombu's own ``_put`` creates the message file under its final name and then writes it, while a
 consumer's ``_get`` takes any file with that name at once: a consumer can take the file between
@@ -7,18 +7,32 @@ the two, read it empty, fail to decode it and drop it (measured: about one messa
 with two producers and one consumer; tests/workers/test_embedded_broker.py). Here the payload
 goes to a hidden temporary name that ``_get`` skips, and a rename, atomic on POSIX, gives it its
 queue name complete. Selected by workers.celery_app for ``filesystem://`` broker URLs.
+
+The transport polls: a consumer that finds nothing sleeps its polling interval
+(``BROKER_POLL_SECONDS``, server/config.py) and looks again. kombu's loop also sleeps that
+long when the consumer may not take a message yet (its prefetch is full: a worker of
+concurrency 1 running a task), so such a worker took at most one task per interval however
+many were waiting (measured: 1.0 task/s at kombu's default of 1 s; bench/README.md,
+told_latency.py). Here a consumer that is only waiting for its running task looks again every
+``BUSY_POLL_SECONDS``, which reads no folder (the prefetch is checked in memory); only an
+empty queue folder waits the polling interval.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import uuid
-from time import monotonic
+from queue import Empty
+from time import monotonic, sleep
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
+
+# How soon a consumer whose prefetch is full (its tasks running) looks again.
+BUSY_POLL_SECONDS = 0.005
 
 
 class Channel(filesystem.Channel):
@@ -39,6 +53,32 @@ class Channel(filesystem.Channel):
                 pass
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc
 
+    @property
+    def waits_for_its_tasks(self) -> bool:
+        """Whether this channel consumes but may take no message now (its prefetch is full)."""
+        return bool(self._consumers) and not self.qos.can_consume()
+
 
 class Transport(filesystem.Transport):
     Channel = Channel
+
+    def drain_events(self, connection, timeout=None):
+        """Deliver one message, polling until one comes or ``timeout`` seconds have passed
+        (socket.timeout): kombu's loop (virtual.Transport.drain_events), with a short pause
+        instead of the polling interval while a consumer only waits for its running tasks."""
+        started = monotonic()
+        while True:
+            try:
+                self.cycle.get(self._deliver, timeout=timeout)
+                return
+            except Empty:
+                waited = monotonic() - started
+                if timeout is not None and waited >= timeout:
+                    raise socket.timeout()
+                busy = any(channel.waits_for_its_tasks for channel in self.channels)
+                pause = BUSY_POLL_SECONDS if busy else self.polling_interval
+                if pause is None:
+                    continue  # no polling interval: look again at once, as kombu does
+                if timeout is not None:
+                    pause = min(pause, timeout - waited)
+                sleep(pause)
