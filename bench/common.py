@@ -69,3 +69,17 @@ def stop(procs) -> None:
             proc.wait(30)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def procfile(name: str) -> list[str]:
+    """The Procfile's command of process ``name``, run by this Python (``-m celery`` or
+    ``-m gunicorn``) from the repository root."""
+    import shlex
+
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        process, _, command = line.partition(":")
+        if process.strip() == name:
+            words = shlex.split(command)
+            return [sys.executable, "-m", *words] if words[0] in ("celery", "gunicorn") \
+                else words
+    raise KeyError(f"no {name} process in the Procfile")
