@@ -61,6 +61,8 @@ from resolution_latency import configure, noop_round_trips  # noqa: E402
 
 REDIS_GAP_MS = 100.0  # Redis, idle: p95 within this of the no-op's p95 plus an SMTP send's
 EMBEDDED_MS = 1000.0  # the embedded default, idle: p95 under this
+SETTLED = 10  # with --load, sampling starts once a tenth of the first games have ended
+SETTLE_MAX = 900.0  # or after this many seconds
 WARM_UP = 3  # moves of each kind measured first and left out
 TIMEOUT = 180.0  # seconds a sample may wait for its mail or its page
 MESSAGE_ID = re.compile(rb"^Message-ID: <wso\.(\d+)\.", re.M)
@@ -465,8 +467,15 @@ def main(argv=None) -> int:
             load = Load(f"http://127.0.0.1:{env['PORT']}", args.load, bench.engine)
             load.top_up()
             load.start()
-            load_note = f"{args.load} bot games in play throughout"
-            print(f"{args.load} bot games of Mr. President in play", flush=True)
+            print(f"{args.load} bot games of Mr. President in play; waiting for the first "
+                  f"{args.load // SETTLED} to end", flush=True)
+            settled = time.monotonic()
+            while load.started - args.load < args.load // SETTLED and \
+                    time.monotonic() - settled < SETTLE_MAX:
+                time.sleep(2)  # all started at once: their rounds mixed once some have ended
+            load_note = (f"{args.load} bot games in play throughout, sampled after "
+                         f"{load.started - args.load} had ended ({time.monotonic() - settled:.0f} "
+                         f"s)")
         began = time.monotonic()
         samples: dict[str, list[Sample]] = {k: [] for k in kinds}
         pings: list[float] = []
@@ -500,11 +509,11 @@ def main(argv=None) -> int:
 
 
 def report(args, samples, noop, sends, pings, notes, load_note, began, ended, done) -> None:
-    from server import config
+    from workers.celery_app import celery
 
-    cfg = config.from_env()
+    poll = celery.conf.broker_transport_options.get("polling_interval", 1.0)  # kombu's default
     stores = ("embedded default: SQLite, filesystem broker polled every "
-              f"{cfg['BROKER_POLL_SECONDS']:g} s" if args.broker == "filesystem"
+              f"{poll:g} s" if args.broker == "filesystem"
               and not args.db_url and args.db == "sqlite"
               else f"{'PostgreSQL 15' if args.db == 'postgresql' else 'SQLite'}"
               f"{' (--db-url)' if args.db_url else ''}, broker {args.broker}")

@@ -27,15 +27,16 @@ from workers import routine_logs
 # mail or resolution waits for one task of each other kind at most, not for the whole backlog
 # (bench/README.md, told_latency.py). The Procfile's `worker` consumes WORKER_QUEUES (as does a
 # worker started without -Q: they are the declared queues); its `hooks` the webhooks.
-MAIL_QUEUE = "mail"  # outbound mail, and the mails received with orders (handle_reply)
+MAIL_QUEUE = "mail"  # the mails a game needs (a decision...), and mails received with orders
 RESOLUTION_QUEUE = "resolutions"  # sealed steps resolved
-BOT_QUEUE = "bots"  # the bots' moves
+NEWS_QUEUE = "news"  # the mails that only tell news (server/mail/kinds.py), table talk
 DEFAULT_QUEUE = "celery"  # the rest: beat's relay and sweeps, ratings, ping
-WORKER_QUEUES = (MAIL_QUEUE, RESOLUTION_QUEUE, DEFAULT_QUEUE, BOT_QUEUE)
+BOT_QUEUE = "bots"  # the bots' moves
+WORKER_QUEUES = (MAIL_QUEUE, RESOLUTION_QUEUE, NEWS_QUEUE, DEFAULT_QUEUE, BOT_QUEUE)
 WEBHOOK_QUEUE = "webhooks"
-ROUTES = {"whistlestop.notify": MAIL_QUEUE, "whistlestop.chat_mail": MAIL_QUEUE,
-          "whistlestop.handle_reply": MAIL_QUEUE,
+ROUTES = {"whistlestop.notify": MAIL_QUEUE, "whistlestop.handle_reply": MAIL_QUEUE,
           "whistlestop.resolve_step": RESOLUTION_QUEUE,
+          "whistlestop.news": NEWS_QUEUE, "whistlestop.chat_mail": NEWS_QUEUE,
           "whistlestop.bot_move": BOT_QUEUE,
           "whistlestop.post_webhook": WEBHOOK_QUEUE}
 

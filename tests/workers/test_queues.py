@@ -15,6 +15,7 @@ from workers.celery_app import (
     BOT_QUEUE,
     DEFAULT_QUEUE,
     MAIL_QUEUE,
+    NEWS_QUEUE,
     RESOLUTION_QUEUE,
     WEBHOOK_QUEUE,
     WORKER_QUEUES,
@@ -27,7 +28,8 @@ ROOT = Path(__file__).parents[2]
 
 # Each task the server sends, with arguments of its shape, and the queue it must wait in.
 TASKS = [("whistlestop.notify", (1,), MAIL_QUEUE),
-         ("whistlestop.chat_mail", (2,), MAIL_QUEUE),
+         ("whistlestop.news", (14,), NEWS_QUEUE),
+         ("whistlestop.chat_mail", (2,), NEWS_QUEUE),
          ("whistlestop.handle_reply", (3, 4), MAIL_QUEUE),
          ("whistlestop.resolve_step", (5, 6, 7), RESOLUTION_QUEUE),
          ("whistlestop.bot_move", (8, "p2", 9, 10), BOT_QUEUE),
@@ -98,3 +100,29 @@ def test_a_worker_started_without_queues_takes_every_task_but_the_webhook_posts(
     for url in ("filesystem://", "redis://127.0.0.1:1/0"):
         app = make_celery(config.from_env(dict(whistlestop_env, WHISTLESTOP_BROKER_URL=url)))
         assert set(app.amqp.queues) == set(WORKER_QUEUES)
+
+
+def test_the_outbox_sends_the_mails_that_only_tell_news_to_their_own_queue(tmp_path):
+    """A decision mail (a needed kind, server/mail/kinds.py) never waits behind the news of
+    other games (a step resolved, a game started or over: under bot games, every resolution
+    writes one)."""
+    from server import db
+    from server.mail import kinds
+
+    eager, celery.conf.task_always_eager = celery.conf.task_always_eager, False
+    reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": "filesystem://",
+                                 "WHISTLESTOP_BROKER_DIR": str(tmp_path),
+                                 "WHISTLESTOP_VAR_DIR": str(tmp_path / "var"),
+                                 "WHISTLESTOP_RESULT_BACKEND": ""}))
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'unused.db'}")  # told of failed sends only
+    rows = [outbox.Written(1, "your_decision", {"game_id": 1, "seat": "p1", "step": 2}),
+            outbox.Written(2, "step_resolved", {"game_id": 1, "step": 1})]
+    try:
+        assert not kinds.informational("your_decision") and kinds.informational("step_resolved")
+        assert outbox.send(engine, rows) == 2
+        assert _waiting(tmp_path) == {"whistlestop.notify": (MAIL_QUEUE, [1]),
+                                      "whistlestop.news": (NEWS_QUEUE, [2])}
+    finally:
+        celery.conf.task_always_eager = eager
+        reconfigure(config.from_env())
+        engine.dispose()
