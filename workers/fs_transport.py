@@ -21,15 +21,17 @@ empty queue folder waits the polling interval.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 import uuid
 from queue import Empty
-from time import monotonic, sleep
+from time import monotonic, monotonic_ns, sleep
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
-from kombu.utils.encoding import str_to_bytes
-from kombu.utils.json import dumps
+from kombu.utils.encoding import bytes_to_str, str_to_bytes
+from kombu.utils.json import dumps, loads
 
 # How soon a consumer whose prefetch is full (its tasks running) looks again.
 BUSY_POLL_SECONDS = 0.005
@@ -38,7 +40,9 @@ BUSY_POLL_SECONDS = 0.005
 class Channel(filesystem.Channel):
     def _put(self, queue, payload, **kwargs):
         """Put `message` onto `queue`: write it under a name `_get` skips, then rename it."""
-        name = "{}_{}.{}.msg".format(int(round(monotonic() * 1000)), uuid.uuid4(), queue)
+        # Named by the moment in microseconds (kombu: milliseconds), so that the messages of
+        # one producer are taken in the order it put them: _get takes the first name sorted.
+        name = "{}_{}.{}.msg".format(monotonic_ns() // 1000, uuid.uuid4(), queue)
         final = os.path.join(self.data_folder_out, name)
         # "_get" takes files whose name after the first dot is "<queue>.msg"; this one's is not.
         partial = os.path.join(self.data_folder_out, f".{name}.partial")
@@ -52,6 +56,33 @@ class Channel(filesystem.Channel):
             except OSError:
                 pass
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc
+
+    def _get(self, queue):
+        """Take the oldest message of ``queue``: kombu's ``_get``, with the folder's names
+        filtered to the queue's before they are sorted. kombu sorted the whole folder and took
+        its names off the front one by one, so with a thousand bot moves waiting a look at
+        another, empty queue cost about 3 ms, and a worker looks at each of its queues in
+        turn (measured under bench/told_latency.py --load 1000: its tasks' own time was 40 %
+        of the worker's)."""
+        wanted = f"{queue}.msg"  # the name after the first dot; a partial file's is not
+        names = sorted(name for name in os.listdir(self.data_folder_in)
+                       if name.partition(".")[2] == wanted)
+        processed = self.processed_folder if self.store_processed else tempfile.gettempdir()
+        for name in names:
+            try:  # another consumer may have taken it meanwhile
+                shutil.move(os.path.join(self.data_folder_in, name), processed)
+            except OSError:
+                continue
+            path = os.path.join(processed, name)
+            try:
+                with open(path, "rb") as f:
+                    payload = f.read()
+                if not self.store_processed:
+                    os.remove(path)
+            except OSError as exc:
+                raise ChannelError(f"Cannot read file {path!r} from queue.") from exc
+            return loads(bytes_to_str(payload))
+        raise Empty()
 
     @property
     def waits_for_its_tasks(self) -> bool:

@@ -129,3 +129,21 @@ def test_a_consumer_waiting_for_its_task_looks_again_soon_an_idle_one_after_the_
             with pytest.raises(Idle):  # nothing waits: the polling interval
                 connection.drain_events(timeout=30)
             assert pauses == [7.0]
+
+
+def test_a_queue_takes_its_own_messages_oldest_first_among_the_others(tmp_path):
+    """Several queues share the folder (workers/celery_app.py): each takes its own, in order,
+    whatever else waits there, and never a file still being written."""
+    producer, consumer, put, get = _channels(tmp_path, "workers.fs_transport:Transport")
+    try:
+        for n in range(6):
+            put._put("bots" if n % 3 else "mail", {"n": n})
+        (tmp_path / ".1_x.mail.msg.partial").write_text("{")  # another producer's, unfinished
+        assert [get._get("mail") for _ in range(2)] == [{"n": 0}, {"n": 3}]
+        with pytest.raises(Empty):
+            get._get("mail")
+        assert [get._get("bots")["n"] for _ in range(4)] == [1, 2, 4, 5]
+        assert [p.name for p in tmp_path.iterdir()] == [".1_x.mail.msg.partial"]
+    finally:
+        producer.release()
+        consumer.release()
