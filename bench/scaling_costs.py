@@ -164,6 +164,15 @@ class Costs:
         self.args = args
         self.folder = Path(tempfile.mkdtemp(prefix="ws-scaling-"))
         self.pg = PostgresServer(DURABLE).start()
+        self.procs: list = []
+        self.sink = self.monitor = self.admin = None
+        try:
+            self._start()
+        except BaseException:  # nothing started is left running
+            self.close()
+            raise
+
+    def _start(self) -> None:
         name = self.pg.create_database()
         self.db_name = name
         self.env, self.procs = configure(self.folder, "redis", self.pg.url(name))
@@ -390,9 +399,10 @@ class Costs:
         from common import stop
 
         stop(self.procs)
-        self.sink.stop()
-        self.monitor.dispose()
-        self.admin.close()
+        for done in (self.sink and self.sink.stop, self.monitor and self.monitor.dispose,
+                     self.admin and self.admin.close):
+            if done:
+                done()
         self.pg.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
 
