@@ -3,7 +3,7 @@ games one PostgreSQL primary and one Redis carry at a move per seat per hour (do
 
 Run from the repository root:
     python bench/scaling_costs.py [--load players|bots] [--game mrpresident|tmotp]
-                                  [--games N] [--rounds R]
+                                  [--games N] [--rounds R] [--idle SECONDS] [--top N]
 
 Starts the production shape on this machine: a PostgreSQL cluster of its own with durable
 writes (fsync, synchronous commit, full-page writes on; pg_stat_statements loaded), a
@@ -24,9 +24,13 @@ order: the log's entries that are not chance) and per game: CPU seconds of each 
 (utime+stime of its process tree from /proc, reaped children included), database statements
 (pg_stat_statements, the server's role only: the bench's own reads run as another role) and
 transactions (COMMIT and ROLLBACK statements), WAL and database bytes, Redis commands and
-bytes, and mails. Last, the medians over the rounds, and what they give at the pace of one
-move per seat per hour: active games per core of PostgreSQL, per Redis (one thread), per core
-of web and of worker. No assertions: it always exits 0.
+bytes, and mails. Then: the database at rest per game (after VACUUM FULL, every game
+finished) and its largest tables; CPU a second of each process type while nothing moves, with
+no game in play and with N games waiting for players who never answer (``--idle`` seconds
+each); the server's database connections, what Redis holds, the resident memory of each
+process type. Last, the medians over the rounds, what they give at the pace of one move per
+seat per hour (active games per core of PostgreSQL, web and worker, per Redis: one thread),
+and with ``--top N`` the statements run most often an order. No assertions: it always exits 0.
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ class Snapshot:
 
 
 class MailSink:
-    """The SMTP server the workers send to: counts mails and bytes, and wakes the player
+    """The SMTP server the workers send to: counts the bytes of mail, and wakes the player
     each mail is addressed to."""
 
     def __init__(self):
@@ -83,12 +87,11 @@ class MailSink:
 
         self.port = free_port()
         self.wake: dict[str, threading.Event] = {}
-        self.count = self.bytes = 0
+        self.bytes = 0
         self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
         self._controller.start()
 
     async def handle_DATA(self, server, session, envelope) -> str:
-        self.count += 1
         self.bytes += len(envelope.original_content)
         for rcpt in envelope.rcpt_tos:
             if rcpt in self.wake:
@@ -161,6 +164,15 @@ class Costs:
         self.args = args
         self.folder = Path(tempfile.mkdtemp(prefix="ws-scaling-"))
         self.pg = PostgresServer(DURABLE).start()
+        self.procs: list = []
+        self.sink = self.monitor = self.admin = None
+        try:
+            self._start()
+        except BaseException:  # nothing started is left running
+            self.close()
+            raise
+
+    def _start(self) -> None:
         name = self.pg.create_database()
         self.db_name = name
         self.env, self.procs = configure(self.folder, "redis", self.pg.url(name))
@@ -181,7 +193,6 @@ class Costs:
         db.migrate(self.pg.url(name))
         self.admin = self.pg.connect("postgres")
         self.admin.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        (self.empty,) = self.admin.execute("SELECT pg_database_size(%s)", (name,)).fetchone()
         self.admin.execute(f"CREATE ROLE {MONITOR} LOGIN")
         with self.pg.connect(name) as conn:
             conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {MONITOR}")
@@ -341,22 +352,31 @@ class Costs:
                                           seed=len(clients)))
         return clients, games
 
-    def at_rest(self) -> str:
-        """What the games take in the database once compacted (VACUUM FULL: no dead rows of
-        the state's updates), per game, and the largest tables."""
+    def compacted(self) -> tuple[int, int, dict[str, int]]:
+        """The database once compacted (VACUUM FULL: no dead rows of the state's updates): its
+        bytes, its finished games, and each table's bytes."""
         with self.pg.connect(self.db_name) as conn:
             conn.execute("VACUUM FULL")
             (size,) = conn.execute("SELECT pg_database_size(current_database())").fetchone()
-            games, finished = conn.execute(
-                "SELECT count(*), count(*) FILTER (WHERE status = 'finished') FROM game"
-            ).fetchone()
-            tables = conn.execute(
-                "SELECT relname, pg_total_relation_size(relid) FROM pg_stat_user_tables "
-                "ORDER BY 2 DESC LIMIT 5").fetchall()
-        return (f"at rest (VACUUM FULL): {(size - self.empty) / games / 1e3:.1f} kB a game "
-                f"({games} games, {finished} finished; {size / 1e6:.1f} MB); largest tables, "
-                f"kB a game: "
-                + ", ".join(f"{name} {b / games / 1e3:.1f}" for name, b in tables))
+            (finished,) = conn.execute(
+                "SELECT count(*) FROM game WHERE status = 'finished'").fetchone()
+            tables = dict(conn.execute(
+                "SELECT relname, pg_total_relation_size(relid) FROM pg_stat_user_tables"
+            ).fetchall())
+        return size, finished, tables
+
+    @staticmethod
+    def at_rest(before: tuple, after: tuple) -> str:
+        """What the games finished between two ``compacted`` readings keep, per game, in the
+        tables with their indexes and in which (the difference: the tables' first pages are in
+        both), and the whole database's growth (its catalogs too)."""
+        games = max(1, after[1] - before[1])
+        grown = {name: size - before[2].get(name, 0) for name, size in after[2].items()}
+        largest = sorted(grown.items(), key=lambda item: -item[1])[:5]
+        return (f"at rest (VACUUM FULL): {sum(grown.values()) / games / 1e3:.1f} kB a "
+                f"finished game in the tables ({games} games; the whole database "
+                f"{(after[0] - before[0]) / games / 1e3:.1f}); the largest, kB a game: "
+                + ", ".join(f"{name} {b / games / 1e3:.1f}" for name, b in largest))
 
     def footprint(self) -> str:
         """The server's database connections, and what Redis holds, at the end."""
@@ -379,9 +399,10 @@ class Costs:
         from common import stop
 
         stop(self.procs)
-        self.sink.stop()
-        self.monitor.dispose()
-        self.admin.close()
+        for done in (self.sink and self.sink.stop, self.monitor and self.monitor.dispose,
+                     self.admin and self.admin.close):
+            if done:
+                done()
         self.pg.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -416,8 +437,8 @@ def capacity(median: dict[str, float], seats: int, quiet: dict, waiting: dict,
              count: int) -> list[str]:
     """Active games one core of each process type carries at one move per seat per hour: its
     core less what it spends with no game in play, over each game's orders. (What games
-    waiting for their players cost is printed beside the idle figures; on this machine it was
-    within the measurement's grain, a clock tick a window.)"""
+    waiting for their players cost is printed beside the idle figures; on this machine no
+    process type used more with them than without.)"""
     rate = seats / 3600  # orders a second of one active game
     lines = ["idle, CPU % of a core: " + ", ".join(
         f"{name} {quiet[name] * 100:.2f} (with {count} games waiting "
@@ -455,6 +476,7 @@ def main(argv=None) -> int:
     top = Counter()
     try:
         costs.play(1)  # warm-up: imports, templates, statements prepared
+        compacted = costs.compacted()
         print(f"{title}, {args.load}: {args.rounds} rounds of {args.games} games at once; "
               f"PostgreSQL {costs.admin.info.server_version // 10000} (durable writes), "
               f"Redis, gunicorn 2 workers, Celery worker concurrency 2, beat; "
@@ -466,7 +488,7 @@ def main(argv=None) -> int:
             print(f"round {number + 1}: {rounds[-1]['games']:.0f} games, "
                   f"{rounds[-1]['orders']:.0f} orders in {rounds[-1]['seconds']:.0f} s "
                   + " ".join(f"{k} {v}" for k, v in notes.items()), flush=True)
-        print(costs.at_rest())  # every game finished: what a finished game keeps
+        print(costs.at_rest(compacted, costs.compacted()))  # every game of the rounds finished
         quiet = costs.idle(0, args.idle)
         waiting = costs.idle(args.games, args.idle)
         print(costs.footprint())
