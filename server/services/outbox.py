@@ -185,8 +185,12 @@ def publish(name: str, args: tuple, options: dict | None = None) -> None:
         return
     for attempt in (1, 2):
         try:
+            # ignore_result: no outbox task's result is read, and by name Celery cannot know
+            # that the task ignores it: it would subscribe to the result's channel at every
+            # send, and wait out the result backend's reconnects while Redis is away.
             celery.send_task(name, args=args, producer=_producer(), declare=[], retry=False,
-                             argsrepr=repr(args), kwargsrepr="{}", **options)
+                             ignore_result=True, argsrepr=repr(args), kwargsrepr="{}",
+                             **options)
             return
         except Exception:
             _drop_producer()  # a connection the broker dropped: one more try on a new one
