@@ -91,3 +91,17 @@ def tree_cpu_seconds(pid: int, skip: frozenset[int] = frozenset()) -> float:
         except OSError:  # ended meanwhile: its time is now its parent's
             continue
     return total / tick
+
+
+def procfile(name: str) -> list[str]:
+    """The Procfile's command of process ``name``, run by this Python (``-m celery`` or
+    ``-m gunicorn``) from the repository root."""
+    import shlex
+
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        process, _, command = line.partition(":")
+        if process.strip() == name:
+            words = shlex.split(command)
+            return [sys.executable, "-m", *words] if words[0] in ("celery", "gunicorn") \
+                else words
+    raise KeyError(f"no {name} process in the Procfile")

@@ -60,21 +60,24 @@ MIX = {"your_decision": 60, "order_answer": 25, "game_started": 10, "reply_unkno
 # --- the SMTP server -------------------------------------------------------------------------
 class _Sink:
     """An aiosmtpd handler that accepts every message and counts it (no parsing: a relay
-    queues the bytes)."""
+    queues the bytes); with ``arrivals`` (a queue) it also puts each message there as
+    (time.monotonic() when taken, its bytes)."""
 
-    def __init__(self, counter):
-        self.counter = counter
+    def __init__(self, counter, arrivals=None):
+        self.counter, self.arrivals = counter, arrivals
 
     async def handle_DATA(self, server, session, envelope) -> str:
+        if self.arrivals is not None:
+            self.arrivals.put((time.monotonic(), envelope.original_content))
         with self.counter.get_lock():
             self.counter.value += 1
         return "250 OK queued"
 
 
-def _serve(port: int, counter, cpu, ready, stop) -> None:
+def _serve(port: int, counter, cpu, ready, stop, arrivals=None) -> None:
     from aiosmtpd.controller import Controller
 
-    controller = Controller(_Sink(counter), hostname="127.0.0.1", port=port)
+    controller = Controller(_Sink(counter, arrivals), hostname="127.0.0.1", port=port)
     controller.start()
     started = time.process_time()
     ready.set()
@@ -84,12 +87,14 @@ def _serve(port: int, counter, cpu, ready, stop) -> None:
 
 
 class SmtpSink:
-    """A real aiosmtpd server on a free port: in a process of its own, or in a thread here."""
+    """A real aiosmtpd server on a free port: in a process of its own, or in a thread here.
+    ``record``: every message taken is put on ``arrivals`` (see _Sink)."""
 
-    def __init__(self, in_thread: bool):
+    def __init__(self, in_thread: bool, record: bool = False):
         ctx = multiprocessing.get_context("spawn")
         self.port = free_port()
         self.counter = ctx.Value("q", 0)
+        self.arrivals = ctx.Queue() if record else None
         self.cpu = ctx.Value("d", float("nan"))  # the server process's CPU seconds, at its end
         self.in_thread = in_thread
         self._stop = ctx.Event()
@@ -98,13 +103,14 @@ class SmtpSink:
         if in_thread:
             from aiosmtpd.controller import Controller
 
-            self._controller = Controller(_Sink(self.counter), hostname="127.0.0.1",
-                                          port=self.port)
+            self._controller = Controller(_Sink(self.counter, self.arrivals),
+                                          hostname="127.0.0.1", port=self.port)
             self._controller.start()
         else:
             ready = ctx.Event()
             self._proc = ctx.Process(target=_serve, args=(self.port, self.counter, self.cpu,
-                                                          ready, self._stop), daemon=True)
+                                                          ready, self._stop, self.arrivals),
+                                     daemon=True)
             self._proc.start()
             if not ready.wait(30):
                 raise RuntimeError("the SMTP server did not start")

@@ -14,13 +14,31 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from celery import Celery, signals
+from kombu import Exchange, Queue
 
 from server import config as server_config
 from server.services.redis_sends import uses_redis
 from workers import routine_logs
 
 
+# Tasks wait in a queue of their kind, so that a kind waits only behind its own: a worker
+# takes from its queues in turn (kombu's Redis transport rotates the queues it pops from, the
+# filesystem transport cycles through them), so under a thousand bot games' moves a player's
+# mail or resolution waits for one task of each other kind at most, not for the whole backlog
+# (bench/README.md, told_latency.py). The Procfile's `worker` consumes WORKER_QUEUES (as does a
+# worker started without -Q: they are the declared queues); its `hooks` the webhooks.
+MAIL_QUEUE = "mail"  # the mails a game needs (a decision...), and mails received with orders
+RESOLUTION_QUEUE = "resolutions"  # sealed steps resolved
+NEWS_QUEUE = "news"  # the mails that only tell news (server/mail/kinds.py), table talk
+DEFAULT_QUEUE = "celery"  # the rest: beat's relay and sweeps, ratings, ping
+BOT_QUEUE = "bots"  # the bots' moves
+WORKER_QUEUES = (MAIL_QUEUE, RESOLUTION_QUEUE, NEWS_QUEUE, DEFAULT_QUEUE, BOT_QUEUE)
 WEBHOOK_QUEUE = "webhooks"
+ROUTES = {"whistlestop.notify": MAIL_QUEUE, "whistlestop.handle_reply": MAIL_QUEUE,
+          "whistlestop.resolve_step": RESOLUTION_QUEUE,
+          "whistlestop.news": NEWS_QUEUE, "whistlestop.chat_mail": NEWS_QUEUE,
+          "whistlestop.bot_move": BOT_QUEUE,
+          "whistlestop.post_webhook": WEBHOOK_QUEUE}
 
 
 def celery_settings(cfg: Mapping[str, Any]) -> dict:
@@ -47,9 +65,13 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
         # messages cannot be acknowledged any more and come back anyway (Celery 6's default).
         "worker_cancel_long_running_tasks_on_connection_loss": True,
         "result_extended": True,
-        # Webhook posts wait on their own queue, for their own worker (Procfile "hooks"): a
-        # slow webhook never holds up mail, bot moves or resolutions.
-        "task_routes": {"whistlestop.post_webhook": {"queue": WEBHOOK_QUEUE}},
+        # A queue per kind of task (above). Webhook posts wait on their own queue, for their
+        # own worker (Procfile "hooks"): a slow webhook never holds up mail, bot moves or
+        # resolutions. Routes by queue name only: the outbox writes such messages itself on
+        # Redis (server/services/task_messages.py).
+        "task_routes": {name: {"queue": queue} for name, queue in ROUTES.items()},
+        "task_default_queue": DEFAULT_QUEUE,
+        "task_queues": [Queue(name, Exchange(name), routing_key=name) for name in WORKER_QUEUES],
         # The database, not the broker, makes delivery certain: the relay publishes outbox rows
         # that no request or task published (broker down, crash after commit), and the sweep
         # publishes resolve_step again for committed steps that are still unresolved (a message
@@ -105,6 +127,9 @@ def celery_settings(cfg: Mapping[str, Any]) -> dict:
             "processed_folder": str(processed),
             "store_processed": False,
             "control_folder": str(control),
+            # How often an idle worker looks for a task (workers/fs_transport.py): the wait
+            # before an idle worker takes a task, 0 to this long.
+            "polling_interval": float(cfg["BROKER_POLL_SECONDS"]),
         }
     return settings
 

@@ -98,6 +98,15 @@ def notify(message_id: int) -> str | None:
     return done
 
 
+@celery.task(base=FlaskTask, name="whistlestop.news", ignore_result=True,
+             **dict(RETRIES, autoretry_for=TRANSIENT_DB_ERRORS + MAIL_RETRY))
+def news(message_id: int) -> str | None:
+    """``notify`` for a mail that only tells news (server/mail/kinds.py: a step resolved, a
+    game started or over), sent on a queue of its own: the mails that ask a player to act never
+    wait behind them (under a thousand bot games, every resolution writes one)."""
+    return notify.run(message_id)
+
+
 @celery.task(base=FlaskTask, name="whistlestop.chat_mail", ignore_result=True,
              **dict(RETRIES, autoretry_for=TRANSIENT_DB_ERRORS + MAIL_RETRY))
 def chat_mail(message_id: int) -> str | None:

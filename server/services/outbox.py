@@ -37,6 +37,7 @@ from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session, select
 
 from server import db
+from server.mail import kinds
 from server.models import ORDER_UNAPPLIED, Game, Order, OutboxMessage, utcnow
 from server.raw_sql import Raw
 from server.services import task_messages
@@ -137,6 +138,8 @@ def _task_for(row: Written) -> tuple[str, tuple, dict]:
             {"countdown": p.get("delay") or None}
     if row.kind == "table_talk":  # issue 27: a chat mail waits for more lines (services/chat.py)
         return "whistlestop.chat_mail", (row.id,), {"countdown": _wait(row.payload) or None}
+    if kinds.informational(row.kind):  # news: on a queue of its own (workers/celery_app.py)
+        return "whistlestop.news", (row.id,), {}
     return "whistlestop.notify", (row.id,), {}
 
 

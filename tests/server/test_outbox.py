@@ -16,7 +16,7 @@ from server.services import games as svc
 from server.services import outbox
 from tests.server.test_fairness import both_choose, new_game, play
 from tests.task_queue import queued, task_queue  # noqa: F401  (a fixture)
-from workers.celery_app import celery, reconfigure
+from workers.celery_app import MAIL_QUEUE, celery, reconfigure
 
 
 def _row(session: Session, **values) -> int:
@@ -149,7 +149,7 @@ def test_rows_written_with_core_are_sent_after_the_commit_only(session, task_que
     assert session.exec(select(OutboxMessage.id)).all() == [kept]
 
 
-def _waiting_on_redis(client, queue: str = "celery") -> list[tuple[str, list]]:
+def _waiting_on_redis(client, queue: str = MAIL_QUEUE) -> list[tuple[str, list]]:
     """(task name, args) of each message waiting in a Redis queue (kombu's list), oldest first."""
     found = []
     for raw in reversed(client.lrange(queue, 0, -1)):  # kombu pushes on the left

@@ -13,7 +13,7 @@ from flask import Flask
 
 from server import config
 from server.services import outbox, task_messages
-from workers.celery_app import WEBHOOK_QUEUE, celery, reconfigure
+from workers.celery_app import BOT_QUEUE, MAIL_QUEUE, ROUTES, celery, reconfigure
 
 IDS = ("id", "root_id")
 
@@ -56,7 +56,7 @@ def _comparable(message: dict) -> dict:
                                         ("whistlestop.post_webhook", (5,))])
 def test_the_written_message_is_the_one_celery_writes(on_redis, name, args):
     queue = task_messages.queue_of(celery.conf, name)
-    assert queue == (WEBHOOK_QUEUE if name == "whistlestop.post_webhook" else "celery")
+    assert queue == ROUTES[name]
     celery.send_task(name, args=args, argsrepr=repr(args), kwargsrepr="{}")
     celerys = _popped(on_redis, queue)
     task_messages.push(celery, name, args, queue)
@@ -81,13 +81,13 @@ def test_the_outbox_writes_plain_tasks_and_leaves_the_rest_to_celery(on_redis, m
         outbox.publish("whistlestop.notify", (1,))
         outbox.publish("whistlestop.bot_move", (1, "a", 2, 3), {"countdown": 30})
     assert pushed == ["whistlestop.notify"]
-    notify = _popped(on_redis, "celery")
+    notify = _popped(on_redis, MAIL_QUEUE)
     assert notify["headers"]["task"] == "whistlestop.notify"
-    bot = _popped(on_redis, "celery")  # Celery's, with the moment it is due
+    bot = _popped(on_redis, BOT_QUEUE)  # Celery's, with the moment it is due
     assert bot["headers"]["task"] == "whistlestop.bot_move" and bot["headers"]["eta"]
     outbox.publish("whistlestop.notify", (2,))  # a task's (no request): through Celery
     assert pushed == ["whistlestop.notify"]
-    assert _popped(on_redis, "celery")["headers"]["task"] == "whistlestop.notify"
+    assert _popped(on_redis, MAIL_QUEUE)["headers"]["task"] == "whistlestop.notify"
     celery.conf.task_always_eager = True
     assert task_messages.queue_of(celery.conf, "whistlestop.notify") is None
 

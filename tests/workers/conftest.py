@@ -140,8 +140,11 @@ class Pipeline:
             reconfigure(config.from_env(self.env))
 
     def queue_empty(self) -> bool:
+        from workers.celery_app import WORKER_QUEUES
+
         client = self.redis.client()
-        return client.llen("celery") == 0 and client.hlen("unacked") == 0
+        return all(client.llen(queue) == 0 for queue in WORKER_QUEUES) and \
+            client.hlen("unacked") == 0
 
     def drain(self, timeout: float = 60) -> None:
         """Wait until the broker holds no message, queued or being worked on."""

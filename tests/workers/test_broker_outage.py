@@ -28,6 +28,7 @@ from tests.workers.conftest import (
     resolutions,
     wait_for_step,
 )
+from workers.celery_app import RESOLUTION_QUEUE
 
 GAMES = 3
 VISIBILITY_TIMEOUT = 5
@@ -133,10 +134,10 @@ def test_broker_lost_its_messages_the_sweep_and_the_relay_recover_them(
     lost = _to_committed_steps(pipeline, games, rng)  # sent, no worker to take them yet
     sent = pipeline.unconsumed()
     assert sent and all(r.last_error is None for r in sent)
-    assert redis.client().llen("celery") >= GAMES
+    assert redis.client().llen(RESOLUTION_QUEUE) >= GAMES
     redis.stop()  # a crash: the queue is gone
     redis.start()
-    assert redis.client().llen("celery") == 0
+    assert redis.client().llen(RESOLUTION_QUEUE) == 0
     worker = pipeline.worker(beat=True).start()
     for gid, step in lost.items():
         wait_for_step(pipeline, gid, step, timeout=60)

@@ -40,7 +40,7 @@ def test_every_publish_after_it_goes_to_the_new_broker(tmp_path):
     app.send_task("whistlestop.post_webhook", args=(3,))
     reconfigure(_settings(first), app)
     app.send_task("whistlestop.notify", args=(4,))
-    assert sorted(_waiting(first)) == [("whistlestop.notify", "celery", [1]),
-                                       ("whistlestop.notify", "celery", [4])]
-    assert sorted(_waiting(second)) == [("whistlestop.notify", "celery", [2]),
+    assert sorted(_waiting(first)) == [("whistlestop.notify", "mail", [1]),
+                                       ("whistlestop.notify", "mail", [4])]
+    assert sorted(_waiting(second)) == [("whistlestop.notify", "mail", [2]),
                                         ("whistlestop.post_webhook", "webhooks", [3])]
