@@ -97,10 +97,15 @@ class Bench:
         from sqlalchemy import event
         from sqlmodel import Session
 
-        from server import db
+        from server import config, db
 
         self.engine = db.make_engine(url)
         self.sink, self.live_port, self.hold, self.rng = sink, live_port, hold, rng
+        # The pause before a move: a random phase of the pollers (the live watcher's reads
+        # every 0.5 s, an idle worker's looks), or with a hold of beat's relay, which sends the
+        # held mails once due.
+        self.pause = 0.55 if not hold else \
+            float(config.from_env()["OUTBOX_RELAY_SECONDS"]) + 0.05
         self.arrivals: dict[int, float] = {}  # outbox row id -> first taken
         self.last_mail: bytes = b""
         self.selector = selectors.DefaultSelector()
@@ -199,7 +204,7 @@ class Bench:
         pump(self.selector, lambda: stream.ready or stream.closed, 30)
         if not stream.ready:
             raise RuntimeError(f"the live stream of game {gid} did not open ({stream.status})")
-        pump(self.selector, lambda: False, self.rng.uniform(0.05, 0.55))
+        pump(self.selector, lambda: False, self.rng.uniform(0.05, self.pause))
         mark = self.last_row()
         result = self.order(gid, seat, step, state)
         sample = Sample(kind, gid, step, self.committed[0])
@@ -558,8 +563,8 @@ def report(args, samples, noop, sends, pings, notes, load_note, began, ended, do
               f"and were replaced, {done[1]} in play at the end): busy "
               f"{total / (ended - began) * 100:.0f} % (its tasks' own time)")
         for name, (runs, seconds) in sorted(spent.items(), key=lambda kv: -kv[1][1]):
-            print(f"      {name:32} {runs:6} runs  {seconds:7.1f} s  ({seconds / total * 100:4.1f} %"
-                  f", {seconds / runs * 1000:.1f} ms each)")
+            print(f"      {name:32} {runs:6} runs  {seconds:7.1f} s  "
+                  f"({seconds / total * 100:4.1f} %, {seconds / runs * 1000:.1f} ms each)")
 
 
 if __name__ == "__main__":

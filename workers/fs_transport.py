@@ -33,8 +33,10 @@ from kombu.transport import filesystem
 from kombu.utils.encoding import bytes_to_str, str_to_bytes
 from kombu.utils.json import dumps, loads
 
-# How soon a consumer whose prefetch is full (its tasks running) looks again.
-BUSY_POLL_SECONDS = 0.005
+# How soon a consumer whose prefetch is full (its tasks running) looks again: a look costs no
+# disk read, about 20 µs of CPU, so 2 % of a core while a task runs. Measured (1,500 pings
+# waiting, the Procfile's worker): 83-118 tasks/s at 5 ms, 153-154 at 1 ms.
+BUSY_POLL_SECONDS = 0.001
 
 
 class Channel(filesystem.Channel):
@@ -60,10 +62,9 @@ class Channel(filesystem.Channel):
     def _get(self, queue):
         """Take the oldest message of ``queue``: kombu's ``_get``, with the folder's names
         filtered to the queue's before they are sorted. kombu sorted the whole folder and took
-        its names off the front one by one, so with a thousand bot moves waiting a look at
-        another, empty queue cost about 3 ms, and a worker looks at each of its queues in
-        turn (measured under bench/told_latency.py --load 1000: its tasks' own time was 40 %
-        of the worker's)."""
+        its names off the front one by one: with 1,500 bot moves waiting, a look at another,
+        empty queue cost 1.07 ms, now 0.72 ms (the listing itself), and a worker looks at each
+        of its five queues in turn."""
         wanted = f"{queue}.msg"  # the name after the first dot; a partial file's is not
         names = sorted(name for name in os.listdir(self.data_folder_in)
                        if name.partition(".")[2] == wanted)

@@ -49,7 +49,8 @@ def _waiting(folder: Path) -> dict[str, tuple[str, list]]:
     for path in (folder / "queue").glob("*.msg"):
         message = json.loads(path.read_text())
         queue = path.name.rsplit(".", 2)[-2]
-        found[message["headers"]["task"]] = (queue, json.loads(base64.b64decode(message["body"]))[0])
+        args = json.loads(base64.b64decode(message["body"]))[0]
+        found[message["headers"]["task"]] = (queue, args)
     return found
 
 
