@@ -216,6 +216,17 @@ def _written_queue(name: str) -> str | None:
 
 _producers = threading.local()
 
+# The outbox's own broker connection gives up: a send that cannot reach the broker raises within
+# seconds and leaves its row to the relay (which tries again at its next run). kombu's default is
+# to retry the connection without end (and Redis's socket waits without end on a broker that
+# accepts and never answers), which held a task, or a request, for as long as the broker was
+# away. The worker's own consumer keeps waiting out an outage (``broker_connection_max_retries``).
+# ``publish`` tries once more on a new connection, so that is the retry: kombu's is none.
+PUBLISH_CONNECTION = {
+    "max_retries": 0, "connect_retries_timeout": 2,
+    "socket_timeout": 2, "socket_connect_timeout": 2,  # Redis: a broker that never answers
+}
+
 
 def _producer():
     """This thread's producer, on a broker connection of its own (not one of Celery's pool,
@@ -225,7 +236,7 @@ def _producer():
     amqp = celery.amqp
     if held is None or held[0] is not amqp:
         _drop_producer()
-        connection = celery.connection_for_write()
+        connection = celery.connection_for_write(transport_options=PUBLISH_CONNECTION)
         held = _producers.held = (amqp, amqp.Producer(connection, auto_declare=False))
     return held[1]
 

@@ -188,3 +188,44 @@ def test_on_redis_a_row_is_queued_without_declaring_and_the_producer_follows_the
     finally:
         celery.conf.task_always_eager = eager
         reconfigure(config.from_env())
+
+
+
+def test_a_broker_that_never_answers_holds_a_send_for_seconds_not_for_ever():
+    """A broker that takes the connection and never answers (a Redis stopped with SIGSTOP, a
+    network that drops packets): the outbox's send gives up within seconds with the error that
+    leaves its row to the relay. kombu's own default retries the connection without end (the
+    send runs in a thread of its own so that, were it to hang, this test fails, not hangs)."""
+    import socket
+    import threading
+    import time
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)  # the kernel takes the connections; nobody reads or answers
+    port = listener.getsockname()[1]
+    reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": f"redis://127.0.0.1:{port}/0",
+                                 "WHISTLESTOP_RESULT_BACKEND": ""}))
+    eager, celery.conf.task_always_eager = celery.conf.task_always_eager, False
+    raised: list[BaseException] = []
+
+    def send() -> None:
+        try:
+            outbox.publish("whistlestop.notify", (1,))
+        except Exception as exc:
+            raised.append(exc)
+
+    try:
+        started = time.monotonic()
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
+        sender.join(60)
+        waited = time.monotonic() - started
+        assert not sender.is_alive(), "the send still waits on a broker that never answers"
+    finally:
+        celery.conf.task_always_eager = eager
+        reconfigure(config.from_env())
+        listener.close()
+    assert len(raised) == 1 and "imeout" in f"{type(raised[0]).__name__}: {raised[0]}", raised
+    # two tries (a new connection for the second), each at most the socket's timeout or two
+    assert waited < 4 * outbox.PUBLISH_CONNECTION["socket_timeout"] + 1, waited
