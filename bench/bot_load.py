@@ -1,7 +1,8 @@
 """Bot games as the load: many bot-against-bot games at once through the real API and workers.
 
 Run from the repository root:  python bench/bot_load.py [--games N] [--game mrpresident|tmotp]
-                                   [--level random|greedy|strong] [--db-url URL] [--minutes M]
+                                   [--level random|greedy|strong] [--db-url URL | --postgres]
+                                   [--mix mrpresident=10000,tmotp=2000] [--minutes M]
 
 Starts a redis-server of its own (the production broker; the embedded filesystem broker with
 ``--broker filesystem``), gunicorn serving the app (2 workers) and a Celery worker (concurrency
@@ -22,7 +23,14 @@ finished (or ``--minutes`` run out) and prints:
 - database size per finished game (the SQLite file, or pg_database_size);
 - mails needing an answer per player per game: the decisions a player in each seat would have
   been asked (the bot_move rows: the server asks a bot exactly where it would mail a person;
-  forced choices and the sealed ones answered for the seat are not asked).
+  forced choices and the sealed ones answered for the seat are not asked);
+- an order's game load (the game's row and its engine state, as the order service loads it)
+  every 20 s for a few games in play, against the games in play and the game's log: the
+  median in the first and last fifth of the run, and by the log's length (ratio, goal <= 1.5).
+
+``--mix`` plays several games at once (``mrpresident=10000,tmotp=2000``: issue 28's 12,000);
+``--postgres`` runs on a PostgreSQL 15 cluster of the bench's own (``tests/services.py``: no
+fsync, 256 MB of shared buffers).
 
 No assertions: it always exits 0.
 """
@@ -99,8 +107,9 @@ def api_token(eng) -> str:
 def open_games(base: str, n: int, level: str, game: str, token: str) -> tuple[dict, list[int]]:
     auth = {"Authorization": f"Bearer {token}"}
     ids = []
+    session = requests.Session()  # one kept connection (12,000 games: no port left per game)
     for _ in range(n):
-        r = requests.post(f"{base}/api/v1/games", headers=auth, timeout=60, json={
+        r = session.post(f"{base}/api/v1/games", headers=auth, timeout=60, json={
             "game_type": game, "options": GAMES[game][1], "seats": {},
             "bots": {seat: level for seat in GAMES[game][2]}})
         r.raise_for_status()
@@ -109,8 +118,9 @@ def open_games(base: str, n: int, level: str, game: str, token: str) -> tuple[di
 
 
 def start_games(base: str, auth: dict, ids: list[int]) -> None:
+    session = requests.Session()
     for gid in ids:
-        requests.post(f"{base}/api/v1/games/{gid}/start", headers=auth, timeout=60) \
+        session.post(f"{base}/api/v1/games/{gid}/start", headers=auth, timeout=60) \
             .raise_for_status()
 
 
@@ -128,22 +138,77 @@ def finished_count(eng) -> tuple[int, int]:
 
 
 def resolution_latencies(eng) -> list[float]:
-    """Per resolved sealed step: its last order's commit to its resolution, in ms."""
+    """Per resolved sealed step (two orders or more: a sequential one is applied in its own
+    request): its last order's commit to its resolution, in ms."""
+    from sqlalchemy import func
     from sqlmodel import Session, select
 
     from server.models import Order
-    steps: dict = {}
     with Session(eng) as s:
-        for o in s.exec(select(Order).where(Order.status == "applied")):
-            steps.setdefault((o.game_id, o.step), []).append(o)
-    out = []
-    for orders in steps.values():
-        if len(orders) < 2:     # a sequential order: applied in its own request
-            continue
-        last = max(o.created_at for o in orders)
-        resolved = min(o.updated_at for o in orders)
-        out.append(max(0.0, (resolved - last).total_seconds() * 1000))
-    return out
+        steps = s.exec(select(func.max(Order.created_at), func.min(Order.updated_at))
+                       .where(Order.status == "applied")
+                       .group_by(Order.game_id, Order.step)
+                       .having(func.count() >= 2)).all()
+    return [max(0.0, (resolved - last).total_seconds() * 1000) for last, resolved in steps]
+
+
+class LoadProbe:
+    """An order's game load, timed every ``every`` seconds for ``per`` random games in play:
+    (seconds into the run, games in play, the game's log entries, ms: median of three)."""
+
+    def __init__(self, eng, began: float, every: float = 20, per: int = 6):
+        import random
+        self.eng, self.began, self.every, self.per = eng, began, every, per
+        self.rng = random.Random(28)
+        self.samples: list[tuple[float, int, int, float]] = []
+
+    def run(self, stop: threading.Event) -> None:
+        while not stop.wait(self.every):
+            try:
+                self.probe()
+            except Exception as exc:  # a probe is a reading; the run goes on without it
+                print(f"load probe: {type(exc).__name__}: {exc}", flush=True)
+
+    def probe(self) -> None:
+        from sqlalchemy import func
+        from sqlmodel import Session, select
+
+        from server.models import Game, LogEntry
+        from server.services import games
+        with Session(self.eng) as s:
+            active = s.exec(select(Game.id).where(Game.status == "active")).all()
+        for gid in self.rng.sample(active, min(self.per, len(active))):
+            times = []
+            for _ in range(3):
+                with Session(self.eng) as s:
+                    t0 = time.perf_counter()
+                    games._load(games.game_row(s, gid), copy=False)
+                    times.append((time.perf_counter() - t0) * 1000)
+            with Session(self.eng) as s:
+                entries = s.exec(select(func.count()).select_from(LogEntry)
+                                 .where(LogEntry.game_id == gid)).one()
+            self.samples.append((time.perf_counter() - self.began, len(active), entries,
+                                 sorted(times)[1]))
+
+    def report(self) -> None:
+        if len(self.samples) < 10:
+            print(f"an order's game load: {len(self.samples)} samples, too few to compare")
+            return
+        by_time = sorted(self.samples)
+        fifth = max(1, len(by_time) // 5)
+        first, last = by_time[:fifth], by_time[-fifth:]
+        by_log = sorted(self.samples, key=lambda x: x[2])
+        short, long_ = by_log[:fifth], by_log[-fifth:]
+
+        def med(rows):
+            return percentile([r[3] for r in rows], 50)
+        print(f"an order's game load ({len(self.samples)} samples): first fifth of the run "
+              f"{med(first):.2f} ms with {percentile([r[1] for r in first], 50):.0f} games in "
+              f"play, last fifth {med(last):.2f} ms with "
+              f"{percentile([r[1] for r in last], 50):.0f}; shortest logs "
+              f"(<= {short[-1][2]} entries) {med(short):.2f} ms, longest (>= {long_[0][2]}) "
+              f"{med(long_):.2f} ms; ratios {med(first) / med(last):.2f} (most games to "
+              f"fewest), {med(long_) / med(short):.2f} (longest log to shortest); goal <= 1.5")
 
 
 def asked_per_seat(eng, games: int, seats: int) -> float:
@@ -165,23 +230,46 @@ def database_bytes(db_url: str, folder: Path, eng) -> int:
         return c.execute(text("select pg_database_size(current_database())")).scalar()
 
 
+def parse_mix(text: str) -> dict[str, int]:
+    """``mrpresident=10000,tmotp=2000`` -> {"mrpresident": 10000, "tmotp": 2000}."""
+    mix = {}
+    for part in text.split(","):
+        game, _, n = part.partition("=")
+        if game.strip() not in GAMES or not n.strip().isdigit():
+            raise argparse.ArgumentTypeError(
+                f"{part!r}: write GAME=N with GAME one of {', '.join(sorted(GAMES))}")
+        mix[game.strip()] = int(n)
+    return mix
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games at once (default 1000)")
     parser.add_argument("--level", default="random", help="the bots' level (default random)")
     parser.add_argument("--game", default="mrpresident", choices=sorted(GAMES),
                         help="the game (default mrpresident)")
+    parser.add_argument("--mix", type=parse_mix, default=None,
+                        help="several games at once, e.g. mrpresident=10000,tmotp=2000 "
+                             "(instead of --game and --games)")
     parser.add_argument("--broker", default="redis", choices=("redis", "filesystem"))
     parser.add_argument("--db-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument("--postgres", action="store_true",
+                        help="a PostgreSQL 15 cluster of the bench's own")
     parser.add_argument("--minutes", type=float, default=60, help="give up after (default 60)")
     args = parser.parse_args(argv)
-    title, _, seats = GAMES[args.game]
+    mix = args.mix or {args.game: args.games}
+    total = sum(mix.values())
+    postgres = None
+    if args.postgres:
+        from tests.services import PostgresServer
+        postgres = PostgresServer({"shared_buffers": "256MB"}).start()
+        args.db_url = postgres.url(postgres.create_database())
     folder = Path(tempfile.mkdtemp(prefix="ws-bot-load-"))
     env, procs = configure(folder, args.broker if shutil.which("redis-server") else
                            "filesystem", args.db_url)
     # One user opens every game: the per-user limits (server/rate_limits.py) are lifted here.
-    lifted = {"WHISTLESTOP_ALL_BOT_GAMES_PER_USER": str(args.games),
-              "WHISTLESTOP_RATE_GAMES_PER_USER": f"{args.games}/day"}
+    lifted = {"WHISTLESTOP_ALL_BOT_GAMES_PER_USER": str(total),
+              "WHISTLESTOP_RATE_GAMES_PER_USER": f"{total}/day"}
     env.update(lifted)
     os.environ.update(lifted)
     db_url = os.environ["WHISTLESTOP_DATABASE_URL"]
@@ -200,41 +288,51 @@ def main(argv=None) -> int:
     stop = threading.Event()
     try:
         pings = noop_round_trips(50)
-        auth, ids = open_games(base, args.games, args.level, args.game, api_token(eng))
+        token = api_token(eng)
+        opened = {game: open_games(base, n, args.level, game, token) for game, n in mix.items()}
         began = time.perf_counter()
+        probe = LoadProbe(eng, began)
 
         def sample() -> None:
             while not stop.is_set():
                 memory.append((time.perf_counter() - began, rss_kib(worker.pid)))
                 stop.wait(10)
         threading.Thread(target=sample, daemon=True).start()
-        start_games(base, auth, ids)
-        print(f"{args.games} games of {title}, 2 {args.level} bots, started "
-              f"in {time.perf_counter() - began:.1f} s through the API; waiting", flush=True)
+        threading.Thread(target=probe.run, args=(stop,), daemon=True).start()
+        # Started in turns of each game, so that every kind is in play from the start.
+        order = sorted(((i / len(ids), gid) for auth, ids in opened.values()
+                        for i, gid in enumerate(ids)))
+        start_games(base, next(iter(opened.values()))[0], [gid for _, gid in order])
+        what = " and ".join(f"{n} games of {GAMES[game][0]}" for game, n in mix.items())
+        print(f"{what}, {args.level} bots, started in {time.perf_counter() - began:.1f} s "
+              f"through the API; waiting", flush=True)
         deadline = began + args.minutes * 60
         done, logged = 0, 0
         while time.perf_counter() < deadline:
             done, logged = finished_count(eng)
-            if done >= args.games:
+            if done >= total:
                 break
-            time.sleep(2)
+            time.sleep(5)
         seconds = time.perf_counter() - began
         stop.set()
         latencies = resolution_latencies(eng)
         size = database_bytes(db_url, folder, eng)
-        print(f"finished {done}/{args.games} games in {seconds:.0f} s: "
+        print(f"finished {done}/{total} games in {seconds:.0f} s: "
               f"{done / seconds:.2f} games/s, {logged / seconds:.1f} orders/s "
               f"({logged} orders)")
-        print(f"resolution of a sealed round: p50 {percentile(latencies, 50):.0f} ms, p95 "
-              f"{percentile(latencies, 95):.0f} ms ({len(latencies)} rounds); no-op task round "
+        print(f"resolution of a sealed step: p50 {percentile(latencies, 50):.0f} ms, p95 "
+              f"{percentile(latencies, 95):.0f} ms ({len(latencies)} steps); no-op task round "
               f"trip p50 {percentile(pings, 50):.1f} ms, p95 {percentile(pings, 95):.1f} ms; "
               f"ratio of the p95s {percentile(latencies, 95) / percentile(pings, 95):.1f}")
         print("worker memory (RSS of the worker and its children), MiB: " + ", ".join(
             f"{t:.0f}s {kib / 1024:.0f}" for t, kib in memory))
+        probe.report()
         print(f"database: {size / 1e6:.1f} MB, {size / max(1, done) / 1e3:.1f} kB per finished "
               f"game")
-        print(f"decisions a player would be asked (mails needing an answer) per seat per game: "
-              f"{asked_per_seat(eng, args.games, len(seats)):.1f}")
+        if len(mix) == 1:  # the bot_move rows do not say their game's kind
+            (game, n), = mix.items()
+            print(f"decisions a player would be asked (mails needing an answer) per seat per "
+                  f"game: {asked_per_seat(eng, n, len(GAMES[game][2])):.1f}")
     finally:
         stop.set()
         for proc in reversed(procs):
@@ -246,6 +344,8 @@ def main(argv=None) -> int:
                 proc.kill()
         eng.dispose()
         shutil.rmtree(folder, ignore_errors=True)
+        if postgres is not None:
+            postgres.stop()
     return 0
 
 
