@@ -95,6 +95,7 @@ def test_a_consumer_waiting_for_its_task_looks_again_soon_an_idle_one_after_the_
     so a worker of concurrency 1 took one task per interval; the embedded transport pauses
     BUSY_POLL_SECONDS then, and the polling interval only when the queue is empty."""
     opts = {"data_folder_in": str(tmp_path), "data_folder_out": str(tmp_path),
+            "control_folder": str(tmp_path / "control"),  # kombu's default: the working folder
             "store_processed": False, "polling_interval": 7.0}
     pauses = []
 
