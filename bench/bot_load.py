@@ -160,7 +160,7 @@ class LoadProbe:
         import random
         self.eng, self.began, self.every, self.per = eng, began, every, per
         self.rng = random.Random(28)
-        self.samples: list[tuple[float, int, int, float]] = []
+        self.samples: list[tuple[float, int, int, float, str]] = []
 
     def run(self, stop: threading.Event) -> None:
         while not stop.wait(self.every):
@@ -176,8 +176,9 @@ class LoadProbe:
         from server.models import Game, LogEntry
         from server.services import games
         with Session(self.eng) as s:
-            active = s.exec(select(Game.id).where(Game.status == "active")).all()
-        for gid in self.rng.sample(active, min(self.per, len(active))):
+            active = s.exec(select(Game.id, Game.game_type)
+                            .where(Game.status == "active")).all()
+        for gid, kind in self.rng.sample(active, min(self.per, len(active))):
             times = []
             for _ in range(3):
                 with Session(self.eng) as s:
@@ -188,21 +189,26 @@ class LoadProbe:
                 entries = s.exec(select(func.count()).select_from(LogEntry)
                                  .where(LogEntry.game_id == gid)).one()
             self.samples.append((time.perf_counter() - self.began, len(active), entries,
-                                 sorted(times)[1]))
+                                 sorted(times)[1], kind))
 
     def report(self) -> None:
-        if len(self.samples) < 10:
-            print(f"an order's game load: {len(self.samples)} samples, too few to compare")
+        """Each kind of game on its own (their states differ in size by far more than 1.5)."""
+        for kind in sorted({r[4] for r in self.samples}):
+            self._report(kind, [r for r in self.samples if r[4] == kind])
+
+    def _report(self, kind: str, samples: list) -> None:
+        if len(samples) < 10:
+            print(f"an order's game load, {kind}: {len(samples)} samples, too few to compare")
             return
-        by_time = sorted(self.samples)
+        by_time = sorted(samples)
         fifth = max(1, len(by_time) // 5)
         first, last = by_time[:fifth], by_time[-fifth:]
-        by_log = sorted(self.samples, key=lambda x: x[2])
+        by_log = sorted(samples, key=lambda x: x[2])
         short, long_ = by_log[:fifth], by_log[-fifth:]
 
         def med(rows):
             return percentile([r[3] for r in rows], 50)
-        print(f"an order's game load ({len(self.samples)} samples): first fifth of the run "
+        print(f"an order's game load, {kind} ({len(samples)} samples): first fifth of the run "
               f"{med(first):.2f} ms with {percentile([r[1] for r in first], 50):.0f} games in "
               f"play, last fifth {med(last):.2f} ms with "
               f"{percentile([r[1] for r in last], 50):.0f}; shortest logs "
