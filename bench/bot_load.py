@@ -25,8 +25,9 @@ finished (or ``--minutes`` run out) and prints:
   been asked (the bot_move rows: the server asks a bot exactly where it would mail a person;
   forced choices and the sealed ones answered for the seat are not asked);
 - an order's game load (the game's row and its engine state, as the order service loads it)
-  every 20 s for a few games in play, against the games in play and the game's log: the
-  median in the first and last fifth of the run, and by the log's length (ratio, goal <= 1.5).
+  every 20 s (``--probe-every``): of a few games in play against their log's length, and of one finished game of
+  each kind against the games in play (``LoadProbe``; ratio of the medians of the two ends'
+  fifths, goal <= 1.5).
 
 ``--mix`` plays several games at once (``mrpresident=10000,tmotp=2000``: issue 28's 12,000);
 ``--postgres`` runs on a PostgreSQL 15 cluster of the bench's own (``tests/services.py``: no
@@ -153,14 +154,19 @@ def resolution_latencies(eng) -> list[float]:
 
 
 class LoadProbe:
-    """An order's game load, timed every ``every`` seconds for ``per`` random games in play:
-    (seconds into the run, games in play, the game's log entries, ms: median of three)."""
+    """An order's game load, timed every ``every`` seconds (median of three loads):
 
-    def __init__(self, eng, began: float, every: float = 20, per: int = 6):
+    - of ``per`` random games in play, with their log's length: the load against the log;
+    - of one finished game of each kind, the first seen (its state no longer changes): the
+      load against the games in play, which fall from all of them to none during the run."""
+
+    def __init__(self, eng, every: float = 20, per: int = 6):
         import random
-        self.eng, self.began, self.every, self.per = eng, began, every, per
+        self.eng, self.every, self.per = eng, every, per
         self.rng = random.Random(28)
-        self.samples: list[tuple[float, int, int, float, str]] = []
+        self.in_play: list[tuple[int, float, str]] = []  # (log entries, ms, kind)
+        self.reference: dict[str, int] = {}  # kind -> a finished game's id
+        self.fixed: list[tuple[int, float, str]] = []  # (games in play, ms, kind)
 
     def run(self, stop: threading.Event) -> None:
         while not stop.wait(self.every):
@@ -169,52 +175,62 @@ class LoadProbe:
             except Exception as exc:  # a probe is a reading; the run goes on without it
                 print(f"load probe: {type(exc).__name__}: {exc}", flush=True)
 
+    def _load_ms(self, gid: int) -> float:
+        from sqlmodel import Session
+
+        from server.services import games
+        times = []
+        for _ in range(3):
+            with Session(self.eng) as s:
+                t0 = time.perf_counter()
+                games._load(games.game_row(s, gid), copy=False)
+                times.append((time.perf_counter() - t0) * 1000)
+        return sorted(times)[1]
+
     def probe(self) -> None:
         from sqlalchemy import func
         from sqlmodel import Session, select
 
         from server.models import Game, LogEntry
-        from server.services import games
         with Session(self.eng) as s:
             active = s.exec(select(Game.id, Game.game_type)
                             .where(Game.status == "active")).all()
+            for kind in {k for _, k in active} - set(self.reference):
+                done = s.exec(select(Game.id).where(Game.status == "finished",
+                                                    Game.game_type == kind).limit(1)).first()
+                if done is not None:
+                    self.reference[kind] = done
+        for kind, gid in self.reference.items():
+            self.fixed.append((len(active), self._load_ms(gid), kind))
         for gid, kind in self.rng.sample(active, min(self.per, len(active))):
-            times = []
-            for _ in range(3):
-                with Session(self.eng) as s:
-                    t0 = time.perf_counter()
-                    games._load(games.game_row(s, gid), copy=False)
-                    times.append((time.perf_counter() - t0) * 1000)
+            ms = self._load_ms(gid)
             with Session(self.eng) as s:
                 entries = s.exec(select(func.count()).select_from(LogEntry)
                                  .where(LogEntry.game_id == gid)).one()
-            self.samples.append((time.perf_counter() - self.began, len(active), entries,
-                                 sorted(times)[1], kind))
+            self.in_play.append((entries, ms, kind))
 
     def report(self) -> None:
-        """Each kind of game on its own (their states differ in size by far more than 1.5)."""
-        for kind in sorted({r[4] for r in self.samples}):
-            self._report(kind, [r for r in self.samples if r[4] == kind])
+        """Each kind of game on its own (their states differ in size by far more than 1.5);
+        each comparison between its fifth of the samples at one end and at the other."""
+        for kind in sorted({r[2] for r in self.in_play + self.fixed}):
+            self._compare(f"an order's game load, {kind}, against the game's log entries",
+                          [r[:2] for r in self.in_play if r[2] == kind], "entries")
+            self._compare(f"a finished {kind} game's load against the games in play",
+                          [r[:2] for r in self.fixed if r[2] == kind], "games in play")
 
-    def _report(self, kind: str, samples: list) -> None:
+    @staticmethod
+    def _compare(what: str, samples: list[tuple[int, float]], unit: str) -> None:
         if len(samples) < 10:
-            print(f"an order's game load, {kind}: {len(samples)} samples, too few to compare")
+            print(f"{what}: {len(samples)} samples, too few to compare")
             return
-        by_time = sorted(samples)
-        fifth = max(1, len(by_time) // 5)
-        first, last = by_time[:fifth], by_time[-fifth:]
-        by_log = sorted(samples, key=lambda x: x[2])
-        short, long_ = by_log[:fifth], by_log[-fifth:]
-
-        def med(rows):
-            return percentile([r[3] for r in rows], 50)
-        print(f"an order's game load, {kind} ({len(samples)} samples): first fifth of the run "
-              f"{med(first):.2f} ms with {percentile([r[1] for r in first], 50):.0f} games in "
-              f"play, last fifth {med(last):.2f} ms with "
-              f"{percentile([r[1] for r in last], 50):.0f}; shortest logs "
-              f"(<= {short[-1][2]} entries) {med(short):.2f} ms, longest (>= {long_[0][2]}) "
-              f"{med(long_):.2f} ms; ratios {med(first) / med(last):.2f} (most games to "
-              f"fewest), {med(long_) / med(short):.2f} (longest log to shortest); goal <= 1.5")
+        samples = sorted(samples)
+        fifth = len(samples) // 5
+        low, high = samples[:fifth], samples[-fifth:]
+        low_ms = percentile([ms for _, ms in low], 50)
+        high_ms = percentile([ms for _, ms in high], 50)
+        print(f"{what} ({len(samples)} samples): {low_ms:.2f} ms at {low[-1][0]} {unit} or "
+              f"fewer, {high_ms:.2f} ms at {high[0][0]} or more: ratio {high_ms / low_ms:.2f} "
+              f"(goal <= 1.5)")
 
 
 def asked_per_seat(eng, games: int, seats: int) -> float:
@@ -262,6 +278,8 @@ def main(argv=None) -> int:
     parser.add_argument("--postgres", action="store_true",
                         help="a PostgreSQL 15 cluster of the bench's own")
     parser.add_argument("--minutes", type=float, default=60, help="give up after (default 60)")
+    parser.add_argument("--probe-every", type=float, default=20,
+                        help="seconds between two probes of the game load (default 20)")
     args = parser.parse_args(argv)
     mix = args.mix or {args.game: args.games}
     total = sum(mix.values())
@@ -297,7 +315,7 @@ def main(argv=None) -> int:
         token = api_token(eng)
         opened = {game: open_games(base, n, args.level, game, token) for game, n in mix.items()}
         began = time.perf_counter()
-        probe = LoadProbe(eng, began)
+        probe = LoadProbe(eng, args.probe_every)
 
         def sample() -> None:
             while not stop.is_set():
