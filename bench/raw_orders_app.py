@@ -2,9 +2,10 @@
 
 A one-route Flask app (no SQLAlchemy, no engine, no schemas) that answers ``POST
 /api/v1/games/<id>/orders`` with the same reads and writes as the real endpoint: the token's
-user, the game row with its cached state, the seat, the order row, the new log rows, the game row
-saved with its step bumped by compare-and-set, one outbox row, one commit; and a JSON answer of
-the same shape. It applies no rules, so it is what the request costs without the engine and the
+user, the game row with its cached state (without its history since issue 28: the log and the
+notes are in rows, server/services/game_history.py), the seat, the order row, the new log rows, a
+note row, the game row saved with its step bumped by compare-and-set, one outbox row, one commit;
+and a JSON answer of the same shape. It applies no rules, so it is what the request costs without the engine and the
 ORM. Served by gunicorn exactly like the real app. Database: BENCH_SQLITE_PATH. It reads and
 writes the JSON with orjson, as the real app's database engine does (server/db.py), so the
 limit is not slowed by a codec the real app does not use; and it waits for SQLite's write lock as
@@ -60,17 +61,23 @@ def order(game_id: int):
         seat = db.execute("SELECT seat FROM seat WHERE game_id = ? AND user_id = ?",
                           (game_id, user[0])).fetchone()[0]
         step = game[1]
-        # The cached state, read and written back as the real app does.
+        # The cached state, read and written back as the real app does: without its history,
+        # which it counts (engine.core.history).
         state = orjson.loads(game[3])
-        log = state["log"]
+        log_length = state["log_from"] + len(state["log"])
         new_entries = [[seat, a] for a in order["actions"]]
         db.execute("INSERT INTO \"order\" (game_id, step, seat, actions, status, created_at, "
                    "updated_at) VALUES (?, ?, ?, ?, 'applied', ?, ?)",
                    (game_id, step, seat, json.dumps(order["actions"]), now, now))
         for i, (s, a) in enumerate(new_entries):
             db.execute("INSERT INTO logentry (game_id, seq, seat, action, is_chance) "
-                       "VALUES (?, ?, ?, ?, 0)", (game_id, len(log) + i, s, a))
-        log.extend(new_entries)
+                       "VALUES (?, ?, ?, ?, 0)", (game_id, log_length + i, s, a))
+        # An order's words: the rules write a note or more (one here, as it applies no rules).
+        db.execute("INSERT INTO gamenote (game_id, seq, note) VALUES (?, ?, ?)",
+                   (game_id, state["notes_from"],
+                    orjson.dumps([log_length, "(no engine)", "(no engine)", {}]).decode()))
+        state["log_from"] = log_length + len(new_entries)
+        state["notes_from"] += 1
         done = db.execute("UPDATE game SET step = ?, state = ?, updated_at = ? "
                           "WHERE id = ? AND step = ?",
                           (step + 1, orjson.dumps(state).decode(), now, game_id, step)).rowcount

@@ -107,7 +107,7 @@ def templates(url: str) -> dict[str, int]:
             game = games.create_game(session, "tmotp", {"edition": "gmt"},
                                      {"kennedy": a.id, "nixon": b.id}, seed=f"sweep-{length}")
             _play_random(session, game.id, rng,
-                         lambda s, n=length: len(s.s["log"]) >= n or len(s.active()) != 1)
+                         lambda s, n=length: s.log_length() >= n or len(s.active()) != 1)
             out[kind] = game.id
     engine_.dispose()
     return out
@@ -115,9 +115,9 @@ def templates(url: str) -> dict[str, int]:
 
 def _copy_sql(template: int, outbox_ids: list[int], first: int, last: int,
               due: set[int]) -> list[str]:
-    """SQL statements copying game ``template`` (with its seats, log, orders and outbox rows)
-    as games ``first``..``last``."""
-    from server.models import Game, LogEntry, Order, OutboxMessage, Seat
+    """SQL statements copying game ``template`` (with its seats, log, notes, orders and outbox
+    rows) as games ``first``..``last``."""
+    from server.models import Game, GameNote, LogEntry, Order, OutboxMessage, Seat
 
     series = (f"WITH RECURSIVE n(i) AS (SELECT {first} UNION ALL SELECT i + 1 FROM n "
               f"WHERE i < {last}) ")
@@ -127,7 +127,7 @@ def _copy_sql(template: int, outbox_ids: list[int], first: int, last: int,
         f"INSERT INTO game (id, {', '.join(game_cols)}) {series}"
         f"SELECT n.i, {', '.join('t.' + c for c in game_cols)} FROM game t, n "
         f"WHERE t.id = {template}")
-    for table in (Seat.__table__, LogEntry.__table__, Order.__table__):
+    for table in (Seat.__table__, LogEntry.__table__, GameNote.__table__, Order.__table__):
         cols = [c.name for c in table.columns if c.name not in ("id", "game_id")]
         name = f'"{table.name}"'
         statements.append(

@@ -68,7 +68,9 @@ class Game(SQLModel, table=True):
     step: int = 0  # version of the current decision; orders carry it
     seed: str = Field(max_length=128)  # secret until the game ends
     seed_hash: str = Field(max_length=64)  # sha256 hex of seed, shown to the seats
-    state: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))  # cache
+    # A cache of the engine's state, without its history (engine.core.history: the log is in
+    # LogEntry rows, the notes in GameNote rows): what an order loads does not grow with the game.
+    state: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))
     public: bool = False
     created_by: Optional[int] = Field(default=None, foreign_key="user.id")
     # {"winner": seat | None, "reason": str, "termination": engine.core.Termination value,
@@ -237,6 +239,16 @@ class LogEntry(SQLModel, table=True):
     # Issue 27, retract: NULL for an entry in play; "retracted" for one taken back, "retraction"
     # for the entry recording that (services/retract.py). Replays skip both.
     retraction: Optional[str] = Field(default=None, max_length=20)
+
+
+class GameNote(SQLModel, table=True):
+    """One note of a game's history in words (the engine's ``notes``, engine.core.history): a
+    cache like Game.state, which holds only the count of them, rebuilt from the log by a
+    replay (games.rebuild). Kept in rows so that an order neither reads nor rewrites them."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    seq: int = Field(primary_key=True)
+    note: list[Any] = Field(sa_column=Column(JSON, nullable=False))
 
 
 class Order(SQLModel, table=True):

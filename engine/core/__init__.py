@@ -1,4 +1,5 @@
 """The game protocol shared by every game: state, actions, chance, errors, registry, driver."""
+from . import history
 from .driver import DeadEnd, advance_chance, chance_rng, play_random, replay, sample_chance
 from .errors import ActionError, IllegalAction, MalformedAction, OptionsError
 from .notation import Action
@@ -9,6 +10,6 @@ from .registry import GameInfo, from_dict, games, info, new_game, register
 __all__ = [
     "Action", "ActionError", "CHANCE", "DeadEnd", "GameInfo", "GameState", "IllegalAction",
     "MalformedAction", "OptionsError", "Outcome", "advance_chance", "chance_rng", "from_dict",
-    "games", "info", "may_retract", "new_game",
+    "games", "history", "info", "may_retract", "new_game",
     "play_random", "register", "replay", "sample_chance", "Termination", "why_final",
 ]

@@ -7,6 +7,7 @@ chance and sealed commitments from it; the game supplies the steps.
 """
 import json
 
+from .history import HistoryNotHeld
 from .protocol import CHANCE
 
 
@@ -60,7 +61,9 @@ class StepTable:
 class Machine:
     """Mixin for a state whose ``s["stack"]`` holds frames and ``STEPS`` maps names to steps:
     the protocol (engine.core.protocol.GameState) of a game kept as a plain JSON dict ``s`` with
-    ``seed``, ``options``, ``stack``, ``log`` and ``notes``.
+    ``seed``, ``options``, ``stack``, ``log`` and ``notes``. The state may hold only the end of
+    its history (engine.core.history: ``log_from``, ``notes_from``); the rules read the log
+    through ``log_length`` and ``log_since``, the views through ``history``.
 
     A simultaneous step's commitments wait in its frame's ``commits`` until every seat of the
     step has committed; then the step resolves them all at once."""
@@ -80,7 +83,22 @@ class Machine:
         return self.s["options"]
 
     def log_length(self) -> int:
-        return len(self.s["log"])
+        return self.s.get("log_from", 0) + len(self.s["log"])
+
+    def log_since(self, i: int) -> list:
+        """The log's entries from the ``i``-th on (a trimmed state holds those of the step being
+        resolved; HistoryNotHeld for earlier ones)."""
+        start = self.s.get("log_from", 0)
+        if i < start:
+            raise HistoryNotHeld(f"This state holds the log from entry {start}, not {i}.")
+        return self.s["log"][i - start:]
+
+    def history(self) -> tuple[list, list]:
+        """The whole log and notes, for a view; HistoryNotHeld for a trimmed state."""
+        if "log_from" in self.s:
+            raise HistoryNotHeld("A view needs the whole history: join it to the state "
+                                 "(engine.core.history.join).")
+        return self.s["log"], self.s["notes"]
 
     def active(self) -> list:
         if not self.s["stack"]:
@@ -104,7 +122,7 @@ class Machine:
     def legal_actions(self, seat) -> list:
         if not self.keeps_legal_actions:
             return self._legal_actions(seat)
-        key = (len(self.s["log"]), seat)
+        key = (self.log_length(), seat)
         kept = self.__dict__.get("_legal_kept")
         if kept is not None and kept[0] == key:
             return list(kept[1])
@@ -184,7 +202,7 @@ class Machine:
         if not self.records_notes:
             return
         args = json.loads(json.dumps(args))     # as the stored state will hold them
-        self.s["notes"].append([len(self.s["log"]), str(self.msg(template, **args)), template,
+        self.s["notes"].append([self.log_length(), str(self.msg(template, **args)), template,
                                 args])
 
     @property

@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, NamedTuple
 
-import engine.core as game_engine
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
@@ -215,10 +214,10 @@ def _told(rows: list[AutoOrder]) -> list[dict]:
             for r in rows]
 
 
-def _state(game: Game):
-    """The game's state, to read: its stored dict is handed over, not copied (the sessions
-    that build mails only read, and drop their rows after)."""
-    return game_engine.from_dict(game.state, copy=False)
+def _state(session: Session, game: Game):
+    """The game's state with its history, to read and view: its stored dict is handed over,
+    not copied (the sessions that build mails only read, and drop their rows after)."""
+    return games.whole_state(session, game, copy=False)
 
 
 def _choice_url(settings: MailSettings, game: Game, seat: str, step: int, user: User,
@@ -261,7 +260,7 @@ def _asked(session: Session, payload: dict, kind: str) -> _Asked | None:
     seat_name, step = payload["seat"], payload["step"]
     if game is None or game.step != step or not game.state or game.status != "active":
         return None
-    state = _state(game)
+    state = _state(session, game)
     if not games.your_move(session, game, seat_name, state):
         return None
     seat, user = _seat_and_user(session, game.id, seat_name)
@@ -317,7 +316,7 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
     seat, user = _seat_and_user(session, game.id, seat_name)
     if user is None or not _reaches(session, user, "deadline_passed"):
         return []
-    view = games.seat_view(session, game, seat_name, _state(game))
+    view = games.seat_view(session, game, seat_name, _state(session, game))
     notes = len(view.get("notes", []))
     asked = games.your_move(session, game, seat_name)
     auto = _unmailed(session, game.id, seat_name)
@@ -347,7 +346,7 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "active" or not game.state:
         return []
-    state = _state(game)
+    state = _state(session, game)
     found = []
     decided = _decisions_written_after(session, game.id, payload.get("outbox_id"))
     for seat, user in _seated(session, game.id):
@@ -394,7 +393,7 @@ def _digest(session, payload, settings) -> list[Envelope]:
             continue
         if retract.held_for(session, game, seat.seat, now) is not None:
             continue
-        view = _state(game).view(seat.seat)
+        view = _state(session, game).view(seat.seat)
         notes = len(view.get("notes", []))
         waiting.append({"game_id": game.id, "game": game.game_type, "seat": seat.seat,
                         "step": game.step, "prompt": view["prompt_message"],
@@ -422,7 +421,7 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     seat, user = _seat_and_user(session, payload["game_id"], seat_name)
     if game is None or user is None or not game.state:
         return []
-    view = games.seat_view(session, game, seat_name, _state(game))
+    view = games.seat_view(session, game, seat_name, _state(session, game))
     notes = len(view.get("notes", []))
     asked = games.your_move(session, game, seat_name)
     if not asked:
@@ -490,7 +489,7 @@ def _game_over(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "finished" or not game.state:
         return []
-    state = _state(game)
+    state = _state(session, game)
     return [Envelope(seat.seat, user.email, user.locale, "game_over",
                      {**contexts.game_over(game.id, seat.seat, state.view(seat.seat),
                                            game.result, game.seed, game.seed_hash, _name(user),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 
-import engine.core as engine
 from engine import bots
 from sqlmodel import Session
 
@@ -47,7 +46,7 @@ def _play(session, game_id, seat, step, message_id):
     level = (game.bots or {}).get(seat) if game is not None else None
     if level is None or game.status != "active" or game.step != step:
         return _nothing(session, message_id)
-    state = engine.from_dict(game.state)
+    state = games.whole_state(session, game)   # the bot reads the seat's view
     active = state.active()
     if seat not in active or (len(active) > 1
                               and seat in games.pending_seats(session, game_id, step)):

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import holds, live, outbox, quiet_hours, ratings, reach
+from server.services import game_history, holds, live, outbox, quiet_hours, ratings, reach
 from server.services.standing import Standing
 
 
@@ -61,11 +61,19 @@ def sha256_hex(text: str) -> str:
 
 # --- engine helpers -----------------------------------------------------------------------
 def _load(game: Game, copy: bool = True):
-    """The game's engine state. ``copy=False`` hands the loaded dict to the engine, which
-    changes it as it plays: for an order that saves the state it produces (the game's
-    ``state`` is then set to it, or the transaction rolls back and expires it)."""
+    """The game's engine state, for its rules: without its history, which only a view reads
+    (``whole_state``; services/game_history.py). ``copy=False`` hands the loaded dict to the
+    engine, which changes it as it plays: for an order that saves the state it produces (the
+    game's ``state`` is then set to it, or the transaction rolls back and expires it)."""
     state = engine.from_dict(game.state, copy=copy)
     state.keeps_legal_actions = True  # the server changes a state only by applying actions
+    return state
+
+
+def whole_state(session: Session, game: Game, copy: bool = True):
+    """The game's engine state with its whole history: what a view needs."""
+    state = game_history.whole(session, game, copy=copy)
+    state.keeps_legal_actions = True
     return state
 
 
@@ -112,7 +120,7 @@ def _simultaneous(active) -> bool:
 
 
 def state_json(state) -> dict:
-    """An engine state as the game row stores it (plain JSON values)."""
+    """An engine state as plain JSON values (with its history, if it holds it)."""
     return json.loads(json.dumps(state.to_dict()))
 
 
@@ -126,13 +134,13 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     its order already carries it, and every email costs a player a round trip.
     ``not_before``: a retractable move's hold (services/holds.py): the seats are asked then.
     """
-    log = state.s["log"]
+    new = state.log_since(old_log_len)
     offset = game.log_offset or 0  # rows taken back (services/retract.py) keep their seq
-    if len(log) > old_log_len:  # one executemany, without the ORM's unit of work
+    if new:  # one executemany, without the ORM's unit of work
         _LOG_INSERT.executemany(session.connection(), [
-            {"game_id": game.id, "seq": offset + seq, "seat": log[seq][0],
-             "action": log[seq][1], "is_chance": log[seq][0] == CHANCE}
-            for seq in range(old_log_len, len(log))])
+            {"game_id": game.id, "seq": offset + seq, "seat": seat, "action": action,
+             "is_chance": seat == CHANCE}
+            for seq, (seat, action) in enumerate(new, old_log_len)])
     active = state.active()
     if not active:
         outbox.write(session, "game_over", {"game_id": game.id})
@@ -221,10 +229,14 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
                      now: datetime | None = None) -> int:
     """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise.
     Each new decision gets its deadline, counted from ``now`` (default: the clock's now)."""
-    # state.s is plain JSON data by the engine's contract: serialized once, by the column.
+    # state.s is plain JSON data by the engine's contract: serialized once, by the column,
+    # without its history (its new notes are written here, its new log entries by
+    # _write_progress).
     now = now or utcnow()
     asked = [s for s in state.active() if s != engine.CHANCE] if game.decision_hours else []
-    values = {"step": step + 1, "state": state.s, "status": "active", "updated_at": now,
+    had = game.state
+    values = {"step": step + 1, "state": game_history.trimmed(state.s), "status": "active",
+              "updated_at": now,
               **deadline_values(game, now, quiet_hours.windows(session, game.id, asked))}
     if not state.active():
         outcome = state.outcome()
@@ -238,6 +250,7 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
         session.rollback()
         current = session.get(Game, game.id)
         raise StaleStep(current.step, _prompt(current, None))
+    game_history.store_notes(session, game.id, state.s, had)
     live.changed(session, game.id, step + 1, values["status"])  # told the pages after the commit
     # Bring the session's Game (or the order's GameRow) up to date without another write or
     # read.
@@ -374,7 +387,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     if active != [seat]:
         state.parse(seat, actions[0])  # raises the engine's own "not your decision" reason
         raise IllegalAction(state.msg("It is not {seat}'s decision now.", seat=seat))
-    old_len = len(state.s["log"])
+    old_len = state.log_length()
     result = OrderResult(step=step)
     standing = Standing(session, game.id)
     for i, text in enumerate(actions):
@@ -528,7 +541,7 @@ def _resolve(session: Session, game_id: int, step: int, message_id: int | None) 
         if not _simultaneous(active) or not set(active) <= set(orders):
             session.rollback()
             return False
-        old_len = len(state.s["log"])
+        old_len = state.log_length()
         for seat in active:
             state.apply(seat, orders[seat].actions[0])
         standing = Standing(session, game.id)
@@ -559,11 +572,13 @@ def log_of(session: Session, game_id: int) -> list[LogEntry]:
 
 
 def rebuild(session: Session, game_id: int) -> bool:
-    """Replay the stored log from the seed and say whether it gives exactly the cached state."""
+    """Replay the stored log from the seed and say whether it gives exactly the cached state
+    and notes."""
     game = _get_game(session, game_id)
-    log = [[row.seat, row.action] for row in log_of(session, game_id)]
-    replayed = engine.replay(game.game_type, game.seed, log, options=game.options)
-    return state_json(replayed) == game.state
+    log = game_history.log_in_play(session, game_id)
+    replayed = state_json(engine.replay(game.game_type, game.seed, log, options=game.options))
+    return (engine.history.split(replayed)[0] == game.state
+            and replayed["notes"] == game_history.notes(session, game_id))
 
 
 def view_for(session: Session, game_id: int, seat: str | None) -> dict:
@@ -576,7 +591,8 @@ def seat_view(session: Session, game: Game, seat: str | None, state=None) -> dic
     fact only the server knows: how many seats have sealed their order of a simultaneous step,
     in a view that counts them (Mr. President's "2 of 3 have chosen"; never which). The
     engine learns the sealed orders only when the step resolves."""
-    state = state if state is not None else _load(game)
+    if state is None or engine.history.is_trimmed(state.s):
+        state = whole_state(session, game)
     view = state.view(seat)
     if isinstance(view.get("committed"), int) and _simultaneous(state.active()):
         view = {**view, "committed": len(pending_seats(session, game.id, game.step))}
@@ -636,6 +652,6 @@ def log_for(session: Session, game: Game, seat: str | None) -> list[dict]:
                 for r in log_of(session, game.id)]
     if not game.state:
         return []
-    view = _load(game).view(seat)
+    view = whole_state(session, game).view(seat)
     return [{"seq": i, "seat": entry[0], "action": entry[1], "chance": entry[0] == CHANCE}
             for i, entry in enumerate(view.get("log", []))]

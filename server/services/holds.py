@@ -24,7 +24,7 @@ def until(session: Session, game, state, seat: str, log_from: int,
           now: datetime) -> datetime | None:
     """When the hold of ``seat``'s order ends (the order appended the engine's log from
     ``log_from`` to reach ``state``), or None: not retractable, or the mover holds nothing."""
-    if not engine.may_retract(state, seat, state.s["log"][log_from:]):
+    if not engine.may_retract(state, seat, state.log_since(log_from)):
         return None
     if state.active()[0] in (game.bots or {}):
         return None  # a bot is not kept waiting: against a bot, a move is final at once

@@ -377,9 +377,9 @@ def start_game(session: Session, game_id: int, user: User) -> Game:
 # The rows that belong to a game, children first (a report belongs to its line); the one row
 # that only points at a game (a finished game's rematch offer, ``new_game_id``) forgets it.
 # tests/server/api/test_creator_leaves.py checks that every table pointing at a game is here.
-_GAME_ROWS = ("StandingOrder", "AutoOrder", "Spectator", "LogEntry", "Order", "SeatNote",
-              "GamePause", "Extension", "Retractable", "RatedGame", "ChatReport", "ChatRead",
-              "ChatMessage", "GameChat", "RematchOffer", "Seat")
+_GAME_ROWS = ("StandingOrder", "AutoOrder", "Spectator", "LogEntry", "GameNote", "Order",
+              "SeatNote", "GamePause", "Extension", "Retractable", "RatedGame", "ChatReport",
+              "ChatRead", "ChatMessage", "GameChat", "RematchOffer", "Seat")
 
 
 def withdraw(session: Session, game_id: int) -> None:

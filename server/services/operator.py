@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from server import db
 from server.models import Game, Order, OutboxMessage, Seat, User, aware, utcnow
 from server.services import outbox
-from server.services.games import GameNotFound, log_of, state_json
+from server.services.games import GameNotFound, log_of, state_json, whole_state
 
 
 
@@ -70,7 +70,7 @@ def game_record(session: Session, game_id: int, *, log_count: int = 10,
     pending = session.exec(select(Order).where(Order.game_id == game_id,
                                                Order.status == "pending")
                            .order_by(Order.step, Order.seat)).all()
-    state = engine.from_dict(game.state) if game.state else None
+    state = whole_state(session, game) if game.state else None
     decision = []
     if state is not None and game.status == "active":
         committed = {o.seat for o in pending if o.step == game.step}
@@ -162,9 +162,13 @@ def replay_check(session: Session, game_id: int) -> ReplayCheck:
     except (ActionError, OptionsError) as exc:
         return ReplayCheck(game_id, ok=False, error=f"the log does not replay: {exc}")
     fresh = state_json(replayed)
-    if fresh == game.state:
+    try:    # the cached state with its history (notes) from their rows
+        stored = state_json(whole_state(session, game))
+    except ValueError as exc:
+        return ReplayCheck(game_id, ok=False, error=f"the stored history does not fit: {exc}")
+    if fresh == stored:
         return ReplayCheck(game_id, ok=True)
-    return ReplayCheck(game_id, ok=False, differences=differences(fresh, game.state))
+    return ReplayCheck(game_id, ok=False, differences=differences(fresh, stored))
 
 
 def all_game_ids(session: Session) -> list[int]:

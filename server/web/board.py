@@ -15,7 +15,6 @@ from dataclasses import replace
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, request
 
-import engine.core as game_engine
 from engine.core.errors import OptionsError
 from server import db
 from server.games import presenter
@@ -153,7 +152,7 @@ def form_now(session, game: Game, seat: str, loc: str, state=None) -> dict | Non
     """The decision form the seat is shown now, or None when it is asked nothing."""
     if game.status != "active" or game.state is None:
         return None
-    state = state or game_engine.from_dict(game.state, copy=False)
+    state = state or games.whole_state(session, game, copy=False)
     decision = games.decision_for(session, game, seat, state)
     if not decision["legal_actions"]:
         return None
@@ -195,7 +194,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
                     **_open_context(session, game, loc, codes or {}))
     live_step = game.step  # the live news waits for the game's next step, held or not
     game = held_view.as_seen(session, game, seat)  # a move that may be taken back: before it
-    state = game_engine.from_dict(game.state, copy=False)
+    state = games.whole_state(session, game, copy=False)
     view = games.seat_view(session, game, seat, state)
     # no decision box once the game is over
     decision = games.decision_for(session, game, seat, state) \

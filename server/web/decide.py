@@ -17,7 +17,6 @@ from dataclasses import replace
 from flask import Blueprint, current_app, request
 from sqlalchemy.exc import IntegrityError
 
-import engine.core as game_engine
 from server import db
 from server.i18n import game_text
 from server.models import Game, User
@@ -130,7 +129,7 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
     a stale link's "what happened since" never tells a held move."""
     game = held_view.as_seen(session, session.get(Game, link.game_id), link.seat)
     user = session.get(User, link.user_id)
-    state = game_engine.from_dict(game.state)
+    state = games.whole_state(session, game)
     view = games.seat_view(session, game, link.seat, state)
     decision = games.decision_for(session, game, link.seat, state)
     current = (game.status == "active" and game.step == link.step

@@ -157,7 +157,7 @@ def show_result(game_id: int):
     loc = locale()
     with db.reading(db.session()) as session:
         game = _finished_game(session, game_id)
-        view = game_engine.from_dict(game.state, copy=False).view(None)
+        view = games.whole_state(session, game, copy=False).view(None)
         shown = presenter(game.game_type)
         return page(shown.part("result.html"), 200, loc, part=shown.part, game=game,
                     result=_result(game, view, loc), players=_players(session, game, loc),

@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass, field
 
 import engine.core as engine
-from engine.core import CHANCE, Action, Termination, sample_chance
+from engine.core import CHANCE, Action, Termination, history, sample_chance
 from engine.core.messages import data
 
 GAMES = engine.games()
@@ -141,7 +141,9 @@ def play(game: str, options: dict, n: int) -> Record:
                 rec.texts.update(text_item(state.prompt(x)))
             seat = rng.choice(active)
             action = rng.choice(state.legal_actions(seat))
+        trimmed = engine.from_dict(history.split(json.loads(text))[0], copy=False)
         assert state.apply(seat, action) == action
+        check_trimmed(state, trimmed, seat, action)
         rec.log.append([seat, action])
     else:
         raise AssertionError(f"{game} {options} seed {seed}: the game does not end")
@@ -153,6 +155,24 @@ def play(game: str, options: dict, n: int) -> Record:
             rec.texts.update(text_item(note))
     rec.texts.update(text_item(rec.outcome.reason))
     return rec
+
+
+def check_trimmed(whole, trimmed, seat: str, action: str) -> None:
+    """The state trimmed of its history before ``action`` (engine.core.history, as the server
+    stores it) plays it as the whole state did: the same state but for the history, which
+    ends with the same log entries and notes; and its view refuses, not shows a part."""
+    assert trimmed.apply(seat, action) == action
+    w, t = whole.to_dict(), trimmed.to_dict()
+    assert w["log"][t["log_from"]:] == t["log"], "a trimmed state logs otherwise"
+    assert w["notes"][t["notes_from"]:] == t["notes"], "a trimmed state notes otherwise"
+    assert history.split(w)[0] == history.split(t)[0], "a trimmed state plays otherwise"
+    assert trimmed.active() == whole.active() and trimmed.log_length() == whole.log_length()
+    assert all(trimmed.legal_actions(x) == whole.legal_actions(x) for x in whole.active())
+    try:
+        trimmed.view(None)
+    except history.HistoryNotHeld:
+        return
+    raise AssertionError("the view of a trimmed state does not refuse")
 
 
 def round_trip(state):

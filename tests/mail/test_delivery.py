@@ -130,7 +130,7 @@ def test_a_decision_mail_carries_the_thread_and_reply_address(db_engine, session
 def test_a_decision_answered_before_its_mail_is_not_asked(db_engine, session, smtp_catcher):
     gid, jack, dick = new_game(session)
     game = session.get(Game, gid)
-    state = svc._load(game)
+    state = svc.whole_state(session, game)
     seat = state.active()[0]
     svc.submit_order(session, gid, seat, game.step, [state.legal_actions(seat)[0]])
     asked = [row for row in session.exec(select(OutboxMessage).where(
@@ -148,7 +148,7 @@ def test_what_changed_is_told_once(db_engine, session, smtp_catcher):
     seat_rows = session.exec(select(Seat).where(Seat.game_id == gid)).all()
     assert any(seat.notes_mailed > 0 for seat in seat_rows)
     game = session.get(Game, gid)
-    state = svc._load(game)
+    state = svc.whole_state(session, game)
     for seat in seat_rows:
         if seat.seat in state.active():
             assert seat.notes_mailed == len(state.view(seat.seat)["notes"])
@@ -288,7 +288,7 @@ def test_no_mail_shows_a_seat_what_its_view_hides(db_engine, session, smtp_catch
     rng = random.Random(seed)
     checked = 0
     for _ in range(60):
-        state = svc._load(session.get(Game, gid))
+        state = svc.whole_state(session, session.get(Game, gid))
         session.commit()
         if not state.active():
             break

@@ -57,7 +57,7 @@ def asked_now(session, gid: int) -> tuple[Now, object, list[str]]:
     """The step, the state and the seats asked now."""
     session.expire_all()
     game = session.get(Game, gid)
-    state = svc._load(game)
+    state = svc.whole_state(session, game)
     asked = [seat for seat in ("kennedy", "nixon") if svc.your_move(session, game, seat)]
     found = Now(game.step), state, asked
     session.commit()

@@ -32,7 +32,7 @@ class Played:
 
 def state_of(session, gid):
     session.expire_all()
-    return engine.from_dict(session.get(Game, gid).state)
+    return svc.whole_state(session, session.get(Game, gid))
 
 
 def both_choose(state) -> bool:

@@ -96,7 +96,8 @@ def test_full_game_through_the_service(session):
     assert game.status == "finished"
     assert state.outcome().winner in ("kennedy", "nixon")
     assert svc.rebuild(session, gid)
-    assert _count(session, LogEntry, gid) == len(game.state["log"])
+    assert _count(session, LogEntry, gid) == svc.whole_state(session, game).log_length() \
+        == from_dict(game.state).log_length()
     assert session.exec(select(OutboxMessage).where(OutboxMessage.kind == "game_over")).one()
     assert not session.exec(select(Order).where(Order.status == "pending")).all()
 

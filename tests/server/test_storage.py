@@ -15,6 +15,7 @@ from sqlmodel import SQLModel, select
 import server.models  # noqa: F401
 from server import db
 from server.models import ApiToken, Game, LogEntry, User
+from server.services import games
 from server.services.games import create_game
 
 TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logentry", "order", "outboxmessage",
@@ -25,6 +26,7 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           # issue 27, items 4 and 5 (server/migrations/versions/0016_schedule.py)
           "quiethours", "vacation", "gamepause", "extension",
           "retractable"}  # issue 27, retract
+TABLES |= {"gamenote"}  # issue 28: a game's notes out of its state
 TABLES |= {"rematchoffer", "rating", "ratedgame"}  # issue 27 item 6: rematches and ratings
 TABLES |= {"gamechat", "chatmessage", "chatread", "chatmute", "chatreport"}  # issue 27: chat
 
@@ -84,6 +86,7 @@ def test_create_game_writes_log_rows_and_seed_hash(session):
     rows = session.exec(select(LogEntry).where(LogEntry.game_id == game.id)
                         .order_by(LogEntry.seq)).all()
     assert [r.seq for r in rows] == list(range(len(rows)))
-    assert [[r.seat, r.action] for r in rows] == stored.state["log"]
+    assert stored.state["log_from"] == len(rows)  # the log is in its rows (game_history.py)
+    assert [[r.seat, r.action] for r in rows] == games.whole_state(session, stored).s["log"]
     assert rows and all(r.is_chance == (r.seat == "chance") for r in rows)
     assert any(r.is_chance for r in rows)  # the opening deal is drawn server-side

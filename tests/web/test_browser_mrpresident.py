@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 import re
 
-import engine.core as engine
 from sqlmodel import Session
 
 from engine.games.mrpresident.data import CARDS
 from server.models import Game
+from server.services import games
 from tests.server.api.conftest import running_app
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
@@ -91,7 +91,7 @@ def test_a_few_rounds_of_mr_president_in_three_browsers(tmp_path, api_db_url, sm
 
 def _state(db, gid: int):
     with Session(db) as s:
-        return engine.from_dict(s.get(Game, gid).state)
+        return games.whole_state(s, s.get(Game, gid))
 
 
 def _check_hand(page, state, seat: str) -> None:

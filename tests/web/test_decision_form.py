@@ -191,7 +191,7 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
     assert 'data-kind="campaigning"' in page and "needs support checks" in page
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
-        view = game_engine.from_dict(game.state).view(seat)
+        view = games.whole_state(s, game).view(seat)
         log_before = len(view["log"])
     plan = view["asks"]["plan"]
     # Over the card's CP (three states, each taking all the CP it could alone): the engine
@@ -209,14 +209,14 @@ def test_a_plan_through_the_page_is_played_whole_or_not_at_all(app, jack, dick):
         in bad.data
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
-        assert game.step == step and len(game_engine.from_dict(game.state).view(seat)["log"]) \
+        assert game.step == step and len(games.whole_state(s, game).view(seat)["log"]) \
             == log_before
     # A plan that fits, then stop: every line played, then "done" if CP are left.
     good = reader.post_form(f"/games/{gid}", f"/games/{gid}/order",
                             {"step": step, f"n.{here}": "1", "stop": "1"})
     assert good.status_code == 303, good.data[-2000:]
     with Session(db_engine(app)) as s:
-        log = [e for e in game_engine.from_dict(s.get(Game, gid).state).view(seat)["log"]
+        log = [e for e in games.whole_state(s, s.get(Game, gid)).view(seat)["log"]
                [log_before:] if e[0] == seat]
     assert [a for _seat, a in log[:2]] == ([f"campaign {here} 1", "done"] if plan["cp"] > 1
                                           else [f"campaign {here} 1"])

@@ -39,7 +39,7 @@ def game(app, store, players):
     with app.app_context(), Session(store.engine) as s:
         game = svc.create_game(s, "tmotp", {}, {seat: p.id for seat, p in players.items()},
                                seed="links", created_by=players["kennedy"].id)
-        state = svc._load(game)
+        state = svc.whole_state(s, game)
         seat = state.active()[0]
         return {"id": game.id, "step": game.step, "seat": seat,
                 "legal": [str(a) for a in state.legal_actions(seat)],

@@ -67,7 +67,7 @@ def play_on_server(app, gid: int, seed: str) -> None:
             session.refresh(game)
             if game.status != "active":
                 return
-            state = engine.from_dict(game.state)
+            state = svc.whole_state(session, game)
             active = state.active()
             sealed = set(session.exec(select(Order.seat).where(
                 Order.game_id == gid, Order.step == game.step,
@@ -98,7 +98,7 @@ def test_every_place_shows_the_engines_final_tally(app, client, store, players, 
     play_on_server(app, gid, seed)
 
     game = store.game(gid)
-    state = engine.from_dict(game.state)
+    state = store.state(gid)
     outcome = state.outcome()
     expected = [outcome.scores["kennedy"], outcome.scores["nixon"]]
     unawarded = state.s["result"]["unawarded"]

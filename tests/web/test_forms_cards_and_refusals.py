@@ -42,7 +42,7 @@ def _new_game(app, game_type: str, options: dict, readers: list, seed: str) -> i
 def _state(app, gid: int):
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
-        return game.step, game_engine.from_dict(game.state)
+        return game.step, games.whole_state(s, game)
 
 
 def _text(page: str) -> str:

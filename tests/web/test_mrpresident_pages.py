@@ -13,9 +13,9 @@ import re
 
 from sqlmodel import Session, select
 
-import engine.core as engine
 from engine.games.mrpresident.data import CARDS, STATES
 from server.models import Game, LogEntry, Seat
+from server.services import games
 from tests.server.test_fairness import play
 from tests.web.test_decision_form import _Controls
 from tests.web.pages_helpers import Reader, db_engine, new_mrpresident_game
@@ -31,7 +31,7 @@ def text(page: bytes | str) -> str:
 
 def state_of(app, gid: int):
     with Session(db_engine(app)) as s:
-        return engine.from_dict(s.get(Game, gid).state)
+        return games.whole_state(s, s.get(Game, gid))
 
 
 def unlabelled(page: str) -> list:
@@ -255,7 +255,7 @@ def test_a_mailed_choice_link_opens_the_same_form_with_its_cards_ticked(app, jac
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
         user = s.exec(select(Seat.user_id).where(Seat.game_id == gid, Seat.seat == "p2")).one()
-        notes = len(engine.from_dict(game.state).view("p2")["notes"])
+        notes = len(games.whole_state(s, game).view("p2")["notes"])
         token = links.make(app.config["SECRET_KEY"], gid, "p2", game.step, "play 12 3", user,
                            notes)
     path = f"/games/{gid}/decide/{token}"

@@ -21,7 +21,6 @@ from axe_playwright_python.sync_playwright import Axe
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-import engine.core as game_engine
 from server.models import Game, Seat, User
 from server.services import games as svc
 from server.services import links
@@ -114,7 +113,7 @@ def decide_path(app, gid: int, user_id: int) -> str | None:
     engine = app.extensions["whistlestop.db"]
     with Session(engine) as session:
         game = session.get(Game, gid)
-        state = game_engine.from_dict(game.state)
+        state = svc.whole_state(session, game)
         rows = session.exec(select(Seat).where(Seat.game_id == gid,
                                                Seat.user_id == user_id)).all()
         seat = next((r.seat for r in rows if r.seat in state.active()), None)

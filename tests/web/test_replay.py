@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from server.i18n.game_text import texts
 from server.games.tmotp.summary import card_name, electoral_votes, unpledged
 from server.models import Game, LogEntry, Seat, Spectator
+from server.services import games
 from tests.server.test_fairness import play
 from tests.web.pages_helpers import Reader, db_engine, new_game
 
@@ -264,7 +265,7 @@ def test_a_resigned_games_result_counts_the_board_and_its_replay_ends_at_the_res
         play(session, gid, random.Random(2), until=lambda state: state.view(None)["turn"] >= 2)
         lobby.resign(session, gid, "nixon")
         game = session.get(Game, gid)
-        view = engine.from_dict(game.state).view(None)
+        view = games.whole_state(session, game).view(None)
         entries = len(session.exec(select(LogEntry).where(LogEntry.game_id == gid)).all())
     html = jack.get(f"/games/{gid}/result").data.decode()
     assert "Kennedy wins</h2>" in html and "Nixon resigned." in html

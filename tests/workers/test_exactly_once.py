@@ -12,7 +12,7 @@ import traceback
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
-from engine.core import IllegalAction
+from engine.core import IllegalAction, from_dict
 from sqlmodel import Session, select
 
 from server import db
@@ -89,7 +89,7 @@ def test_racing_commits_resolve_every_step_exactly_once(pipeline_factory, worker
             active = state.active()
             with pipeline.session() as s:
                 forced = pending_seats(s, gid, step)  # committed by the server already
-                log_len = len(s.get(Game, gid).state["log"])
+                log_len = from_dict(s.get(Game, gid).state).log_length()
             plan = [(seat, rng.choice(state.legal_actions(seat)))
                     for seat in active for _ in range(THREADS_PER_SEAT)]
             rng.shuffle(plan)

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlmodel import Session, select
 
+from engine.core import from_dict
 from server import db
 from server.models import Game, LogEntry, Order
 from server.services import games as svc
@@ -46,7 +47,7 @@ def test_racing_sequential_orders_apply_once(worker_db_url):
                             svc.submit_order(s, gid, seat, game.step,
                                              [state.legal_actions(seat)[0]])
                         game, state = state_of(s, gid)
-                    step, log_len = game.step, len(game.state["log"])
+                    step, log_len = game.step, from_dict(game.state).log_length()
                 seat = state.active()[0]
                 barrier = threading.Barrier(THREADS)
 

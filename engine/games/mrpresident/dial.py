@@ -202,13 +202,13 @@ class Upset(Step):
 
     def resolve(self, g, f, commits):
         s = g.s
-        start = len(s["log"]) - len(commits)
+        start = g.log_length() - len(commits)
         attempts = {x: commits[x].split()[1] for x in f["seats"]
                     if commits[x] != "upset none"}
         order = s["placing"]["order"]
         upsetter = next((x for x in order if x in attempts), None)
-        for i in range(start, len(s["log"])):
-            if s["log"][i][0] in attempts and s["log"][i][0] != upsetter:
+        for i, (who, _) in enumerate(g.log_since(start), start):
+            if who in attempts and who != upsetter:
                 s["withdrawn"].append(i)     # taken back unseen
         f["upsetter"] = upsetter
         if upsetter:

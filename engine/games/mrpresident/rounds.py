@@ -104,7 +104,7 @@ def turned_up(g, f) -> None:
     s = g.s
     g.note("Round {round}: {states} turned up, {n} electoral votes.", round=s["round"],
            states=list(s["table"]), n=votes_of(s["table"]))
-    s["hidden_from"] = len(s["log"])
+    s["hidden_from"] = g.log_length()
     leaders = lead_seats(g)
     if leaders:
         g.call("lead", then="led", seats=leaders)

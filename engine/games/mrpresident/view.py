@@ -29,11 +29,11 @@ def _plays(s, seat) -> dict:
     return out
 
 
-def _log(s, seat) -> list:
+def _log(s, log, seat) -> list:
     hidden_from = s["hidden_from"]
     withdrawn = set(s["withdrawn"])
     out = []
-    for i, (who, action) in enumerate(s["log"]):
+    for i, (who, action) in enumerate(log):
         if who not in (seat, CHANCE) and ((hidden_from is not None and i >= hidden_from)
                                            or i in withdrawn):
             out.append([None, "(sealed)"])
@@ -44,6 +44,7 @@ def _log(s, seat) -> list:
 
 def view(g, seat) -> dict:
     s = g.s
+    log, notes = g.history()
     top = s["stack"][-1] if s["stack"] else None
     step = g.STEPS[top["step"]] if top else None
     commits = top.get("commits", {}) if top else {}
@@ -76,7 +77,7 @@ def view(g, seat) -> dict:
         "placing": s["placing"] and {k: s["placing"][k] for k in ("order", "close", "totals")},
         "history": list(s["history"]),
         "result": s["result"],
-        "log": _log(s, seat),
-        "notes": [note[1] for note in s["notes"]],
-        "note_messages": [note[2:] for note in s["notes"]],
+        "log": _log(s, log, seat),
+        "notes": [note[1] for note in notes],
+        "note_messages": [note[2:] for note in notes],
     }

@@ -31,6 +31,7 @@ def _redact(seat, entry, sealed: bool):
 
 def view(g, seat) -> dict:
     s = g.s
+    log, notes = g.history()
     top = s["stack"][-1] if s["stack"] else None
     commits = (top or {}).get("commits", {})
     hands = {seat: list(s["hands"][seat])} if seat in SEATS else {}
@@ -66,11 +67,11 @@ def view(g, seat) -> dict:
         "my_commitment": commits.get(seat),
         "debate": _debate_view(s, seat),
         "result": s["result"],
-        "log": [_redact(seat, e, i >= len(s["log"]) - len(commits)) for i, e in enumerate(s["log"])],
-        "notes": [note[1] for note in s["notes"]],
+        "log": [_redact(seat, e, i >= len(log) - len(commits)) for i, e in enumerate(log)],
+        "notes": [note[1] for note in notes],
         # [template, args] (messages.py); a note of a state saved before messages (only its
         # English text) is its own template.
-        "note_messages": [note[2:] or [note[1], {}] for note in s["notes"]],
+        "note_messages": [note[2:] or [note[1], {}] for note in notes],
     }
     out["public"] = public_state(s, seat)
     if top and top.get("step") in ("place_support", "remove_support", "campaigning", "positioning",
@@ -86,7 +87,8 @@ def public_state(s, seat) -> dict:
     and debate cards and the deck are empty lists (their counts are in the view), other seats'
     sealed commitments are left out, a hand shown by an event only to the seat it was shown
     to. No seed (secret until the game ends), log or notes (the view has its own)."""
-    out = {k: v for k, v in s.items() if k not in ("seed", "log", "notes")}
+    out = {k: v for k, v in s.items() if k not in ("seed", "log", "notes", "log_from",
+                                                    "notes_from")}
     out = json.loads(json.dumps(out))
     for x in SEATS:
         if x != seat:

@@ -178,8 +178,8 @@ class SealedBidState(Machine, GameState):
             "bids": dict(s["bids"]) if revealed else None,
             "scores": dict(s["scores"]), "drawn": list(s["drawn"]),
             "result": s["result"] if not s["stack"] else None,
-            "notes": [note[1] for note in s["notes"]],
-            "note_messages": [note[2:] for note in s["notes"]],
+            "notes": [note[1] for note in self.history()[1]],
+            "note_messages": [note[2:] for note in self.history()[1]],
         }
 
     def outcome(self):

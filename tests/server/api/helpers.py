@@ -120,7 +120,9 @@ class Store:
             return game
 
     def state(self, gid: int):
-        return from_dict(self.game(gid).state)
+        """The game's engine state with its whole history (log and notes from their rows)."""
+        with self.session() as s:
+            return svc.whole_state(s, s.get(Game, gid))
 
     def pending_orders(self, gid: int) -> dict[str, list[str]]:
         """{seat: actions} of the sealed orders of the game's current step."""

@@ -13,7 +13,7 @@ import json
 import random
 
 import pytest
-from engine.core import CHANCE, from_dict
+from engine.core import CHANCE
 
 from tests.server.api.helpers import other
 
@@ -26,7 +26,7 @@ class Secrets:
     def __init__(self, store, gid: int, reader: str | None):
         game = store.game(gid)
         self.reader = reader
-        self.state = from_dict(game.state)
+        self.state = store.state(gid)
         s = self.state.s
         self.pending = store.pending_orders(gid)
         others = [x for x in SEATS if x != reader]

@@ -24,7 +24,6 @@ import re
 import uuid
 
 import pytest
-from engine.core import from_dict
 
 from tests.server.api.conftest import make_app
 from tests.server.api.helpers import other
@@ -136,7 +135,7 @@ def test_notes_chat_and_taken_back_moves_never_reach_another_reader(client, stor
         """Every reader's responses, page and mails so far, checked."""
         game = store.game(gid)
         running = game.status != "finished"
-        state = from_dict(game.state)
+        state = store.state(gid)
         for reader in (*SEATS, None):
             player = who[reader]
             view_text = json.dumps(state.view(reader))

@@ -190,8 +190,8 @@ def test_simultaneous_orders_are_sealed_replaceable_and_resolved(client, store, 
     # The resolution task ran (eagerly here) after the commit.
     game = store.game(gid)
     assert game.step > step
-    assert ["kennedy", k1] in game.state["log"][log_len:]
-    assert ["kennedy", k0] not in game.state["log"][log_len:]
+    assert ["kennedy", k1] in store.state(gid).s["log"][log_len:]
+    assert ["kennedy", k0] not in store.state(gid).s["log"][log_len:]
     assert store.rebuild(gid)
     body = is_problem(client.post(f"/games/{gid}/orders", players["kennedy"],
                                   json={"step": step, "action": k0}), 409)
