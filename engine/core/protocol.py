@@ -98,12 +98,16 @@ class GameState:
         return {"step": "decision"} if seat in self.active() else None
 
     def view(self, seat) -> dict:
+        """What ``seat`` (None: a spectator) may see, as plain JSON. It shows the history, so it
+        needs the whole state: a state trimmed of its history (engine.core.history) refuses."""
         raise NotImplementedError
 
     def outcome(self):
         raise NotImplementedError
 
     def to_dict(self) -> dict:
+        """The state as plain JSON; with ``log`` and ``notes``, its history, which
+        engine.core.history may keep apart."""
         raise NotImplementedError
 
     # --- shared behaviour -----------------------------------------------------------------

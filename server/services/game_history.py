@@ -16,6 +16,8 @@ truth), the notes in GameNote rows; the state says how many of each come before 
 
 from __future__ import annotations
 
+import json
+
 import engine.core as engine
 from engine.core import history
 from sqlalchemy import bindparam, delete, select
@@ -74,5 +76,7 @@ def whole(session: Session, game, copy: bool = True):
     data = game.state
     if not history.is_trimmed(data):
         return engine.from_dict(data, copy=copy)
+    if copy:    # only the stored part is shared with the game's row: the rows' lists are new
+        data = json.loads(json.dumps(data))
     return engine.from_dict(history.join(data, log_in_play(session, game.id),
-                                         notes(session, game.id)), copy=copy)
+                                         notes(session, game.id)), copy=False)

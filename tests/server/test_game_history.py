@@ -61,8 +61,8 @@ def test_the_stored_state_holds_no_history_and_the_rows_hold_all_of_it(session):
     assert len(games.log_for(session, stored, None)) == len(log_rows)
 
 
-def test_an_order_neither_reads_nor_writes_the_history_it_does_not_add(session):
-    # The state an order loads is the same size early and late in a game.
+def test_the_state_an_order_loads_is_the_same_size_early_and_late_in_a_game(session):
+    # It holds no history: the log and the notes are in their rows.
     game = create_game(session, "tmotp", {}, SEATS, seed="size")
     sizes = []
     for _ in range(4):
@@ -137,3 +137,31 @@ def test_the_migration_moves_the_history_out_and_back(empty_db_url):
         state = conn.execute(sa.select(game_t.c.state)).scalar_one()
     assert (json.loads(state) if isinstance(state, str) else state) == data
     eng.dispose()
+
+
+def _spoil(value) -> None:
+    """Change every list and dict inside ``value``."""
+    if isinstance(value, list):
+        for item in list(value):
+            _spoil(item)
+        value.append("spoilt")
+    elif isinstance(value, dict):
+        for item in list(value.values()):
+            _spoil(item)
+        value["spoilt"] = True
+
+
+def test_a_whole_state_shares_nothing_with_the_game_row_unless_asked_to(session):
+    # A bot reads its view from a copy: what it does with it never reaches the row an order
+    # then plays on (games._load hands the row's dict to the engine).
+    game = create_game(session, "tmotp", {}, SEATS, seed="copy")
+    _play(session, game.id, 30, random.Random(6))
+    stored = session.get(Game, game.id)
+    session.refresh(stored)
+    before = json.dumps(stored.state, sort_keys=True)
+    state = games.whole_state(session, stored)
+    _spoil(state.s)
+    assert json.dumps(stored.state, sort_keys=True) == before
+    shared = games.whole_state(session, stored, copy=False)
+    _spoil(shared.s)
+    assert json.dumps(stored.state, sort_keys=True) != before
