@@ -125,16 +125,39 @@ def start_games(base: str, auth: dict, ids: list[int]) -> None:
             .raise_for_status()
 
 
-def finished_count(eng) -> tuple[int, int]:
+def play_reference_games(base: str, auth: dict, level: str, kinds, eng,
+                         minutes: float = 15) -> dict[str, int]:
+    """One game of each kind, played to its end on the idle system before the load starts:
+    the probe's fixed point, so that its samples span the whole run."""
+    from sqlmodel import Session
+
+    from server.models import Game
+    reference = {}
+    for kind in kinds:
+        _, (gid,) = open_games(base, 1, level, kind, auth["Authorization"].split()[1])
+        start_games(base, auth, [gid])
+        reference[kind] = gid
+    deadline = time.perf_counter() + minutes * 60
+    while time.perf_counter() < deadline:
+        with Session(eng) as s:
+            if all(s.get(Game, gid).status == "finished" for gid in reference.values()):
+                return reference
+        time.sleep(1)
+    raise SystemExit(f"the reference games {reference} did not finish in {minutes} minutes")
+
+
+def finished_count(eng, leave_out=()) -> tuple[int, int]:
+    """Finished games and non-chance orders, leaving out the reference games."""
     from sqlalchemy import func
     from sqlmodel import Session, select
 
     from server.models import Game, LogEntry
     with Session(eng) as s:
         done = s.exec(select(func.count()).select_from(Game)
-                      .where(Game.status == "finished")).one()
+                      .where(Game.status == "finished", Game.id.not_in(leave_out))).one()
         logged = s.exec(select(func.count()).select_from(LogEntry)
-                        .where(LogEntry.is_chance.is_(False))).one()
+                        .where(LogEntry.is_chance.is_(False),
+                               LogEntry.game_id.not_in(leave_out))).one()
     return done, logged
 
 
@@ -157,15 +180,17 @@ class LoadProbe:
     """An order's game load, timed every ``every`` seconds (median of three loads):
 
     - of ``per`` random games in play, with their log's length: the load against the log;
-    - of one finished game of each kind, the first seen (its state no longer changes): the
-      load against the games in play, which fall from all of them to none during the run."""
+    - of one reference game of each kind, played to its end before the load starts (its state
+      no longer changes): the load against the games in play, which fall from all of them to
+      none during the run. (Stop 40's probe took the first game to finish, so 1960's samples
+      all fell in the run's last minutes.)"""
 
-    def __init__(self, eng, every: float = 20, per: int = 6):
+    def __init__(self, eng, reference: dict[str, int], every: float = 20, per: int = 6):
         import random
         self.eng, self.every, self.per = eng, every, per
         self.rng = random.Random(28)
         self.in_play: list[tuple[int, float, str]] = []  # (log entries, ms, kind)
-        self.reference: dict[str, int] = {}  # kind -> a finished game's id
+        self.reference = dict(reference)  # kind -> a finished game's id
         self.fixed: list[tuple[int, float, str]] = []  # (games in play, ms, kind)
 
     def run(self, stop: threading.Event) -> None:
@@ -195,11 +220,6 @@ class LoadProbe:
         with Session(self.eng) as s:
             active = s.exec(select(Game.id, Game.game_type)
                             .where(Game.status == "active")).all()
-            for kind in {k for _, k in active} - set(self.reference):
-                done = s.exec(select(Game.id).where(Game.status == "finished",
-                                                    Game.game_type == kind).limit(1)).first()
-                if done is not None:
-                    self.reference[kind] = done
         for kind, gid in self.reference.items():
             self.fixed.append((len(active), self._load_ms(gid), kind))
         for gid, kind in self.rng.sample(active, min(self.per, len(active))):
@@ -292,8 +312,8 @@ def main(argv=None) -> int:
     env, procs = configure(folder, args.broker if shutil.which("redis-server") else
                            "filesystem", args.db_url)
     # One user opens every game: the per-user limits (server/rate_limits.py) are lifted here.
-    lifted = {"WHISTLESTOP_ALL_BOT_GAMES_PER_USER": str(total),
-              "WHISTLESTOP_RATE_GAMES_PER_USER": f"{total}/day"}
+    lifted = {"WHISTLESTOP_ALL_BOT_GAMES_PER_USER": str(total + len(mix)),
+              "WHISTLESTOP_RATE_GAMES_PER_USER": f"{total + len(mix)}/day"}
     env.update(lifted)
     os.environ.update(lifted)
     db_url = os.environ["WHISTLESTOP_DATABASE_URL"]
@@ -313,9 +333,14 @@ def main(argv=None) -> int:
     try:
         pings = noop_round_trips(50)
         token = api_token(eng)
+        t0 = time.perf_counter()
+        reference = play_reference_games(base, {"Authorization": f"Bearer {token}"},
+                                         args.level, mix, eng)
+        print(f"reference games {reference} played to their end in "
+              f"{time.perf_counter() - t0:.0f} s", flush=True)
         opened = {game: open_games(base, n, args.level, game, token) for game, n in mix.items()}
         began = time.perf_counter()
-        probe = LoadProbe(eng, args.probe_every)
+        probe = LoadProbe(eng, reference, args.probe_every)
 
         def sample() -> None:
             while not stop.is_set():
@@ -333,7 +358,7 @@ def main(argv=None) -> int:
         deadline = began + args.minutes * 60
         done, logged = 0, 0
         while time.perf_counter() < deadline:
-            done, logged = finished_count(eng)
+            done, logged = finished_count(eng, list(reference.values()))
             if done >= total:
                 break
             time.sleep(5)
