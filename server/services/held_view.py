@@ -20,7 +20,7 @@ from datetime import datetime
 import engine.core as engine
 
 from server.models import aware
-from server.services import games, retract
+from server.services import game_history, games, retract
 
 
 class HeldGame:
@@ -45,7 +45,7 @@ def as_seen(session, game, seat: str | None):
     row = retract.open_hold(session, game)
     if row is None or row.seat == seat:
         return game
-    log = [[entry.seat, entry.action] for entry in games.log_of(session, game.id)]
+    log = game_history.log_in_play(session, game.id)
     before = engine.replay(game.game_type, game.seed, log[:row.log_from], options=game.options)
     return HeldGame(game, row.step, games.state_json(before), aware(row.until), row.seat)
 

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from server import db
 from server.models import Game, Order, OutboxMessage, Seat, User, aware, utcnow
-from server.services import outbox
+from server.services import game_history, outbox
 from server.services.games import GameNotFound, log_of, state_json, whole_state
 
 
@@ -156,7 +156,7 @@ def replay_check(session: Session, game_id: int) -> ReplayCheck:
     game = get_game(session, game_id)
     if game.state is None:
         return ReplayCheck(game_id, ok=True, skipped="not started: no state to compare")
-    log = [[row.seat, row.action] for row in log_of(session, game_id)]
+    log = game_history.log_in_play(session, game_id)
     try:
         replayed = engine.replay(game.game_type, game.seed, log, options=dict(game.options))
     except (ActionError, OptionsError) as exc:

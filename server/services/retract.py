@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 from server.catalogue import N_
 from server.models import (Game, LogEntry, Order, OutboxMessage, Retractable, Seat, aware,
                            utcnow)
-from server.services import games, reach
+from server.services import game_history, games, reach
 
 
 class RetractRefused(Exception):
@@ -160,7 +160,7 @@ def _why_not(session: Session, game, seat: str) -> RetractRefused:
     if not orders or orders[0].seat != seat or orders[0].status != "applied":
         return refused("nothing")
     # The move's own segment: the log in play after the order's first action (replayed rows).
-    log = [[row.seat, row.action] for row in games.log_of(session, game.id)]
+    log = game_history.log_in_play(session, game.id)
     first = orders[0].actions[0] if orders[0].actions else None
     start = max((i for i, e in enumerate(log) if e == [seat, first]), default=None)
     if start is None:
@@ -190,7 +190,7 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
     if _seen(session, game, row):
         raise refused("seen")
     offset = game.log_offset or 0
-    in_play = [[r.seat, r.action] for r in games.log_of(session, game.id)]
+    in_play = game_history.log_in_play(session, game.id)
     kept, taken = in_play[:row.log_from], in_play[row.log_from:]
     # The log keeps the move, marked taken back, and one entry more records the retraction.
     session.execute(update(LogEntry).where(LogEntry.game_id == game.id,
