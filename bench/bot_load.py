@@ -125,7 +125,7 @@ def start_games(base: str, auth: dict, ids: list[int]) -> None:
             .raise_for_status()
 
 
-def play_reference_games(base: str, auth: dict, level: str, kinds, eng,
+def play_reference_games(base: str, token: str, level: str, kinds, eng,
                          minutes: float = 15) -> dict[str, int]:
     """One game of each kind, played to its end on the idle system before the load starts:
     the probe's fixed point, so that its samples span the whole run."""
@@ -134,7 +134,7 @@ def play_reference_games(base: str, auth: dict, level: str, kinds, eng,
     from server.models import Game
     reference = {}
     for kind in kinds:
-        _, (gid,) = open_games(base, 1, level, kind, auth["Authorization"].split()[1])
+        auth, (gid,) = open_games(base, 1, level, kind, token)
         start_games(base, auth, [gid])
         reference[kind] = gid
     deadline = time.perf_counter() + minutes * 60
@@ -334,8 +334,7 @@ def main(argv=None) -> int:
         pings = noop_round_trips(50)
         token = api_token(eng)
         t0 = time.perf_counter()
-        reference = play_reference_games(base, {"Authorization": f"Bearer {token}"},
-                                         args.level, mix, eng)
+        reference = play_reference_games(base, token, args.level, mix, eng)
         print(f"reference games {reference} played to their end in "
               f"{time.perf_counter() - t0:.0f} s", flush=True)
         opened = {game: open_games(base, n, args.level, game, token) for game, n in mix.items()}
