@@ -3,21 +3,24 @@
 Run from the repository root:
     python bench/order_throughput.py [--games N] [--clients K] [--rounds R] [--broker B]
 
-Both servers are gunicorn with the same settings (2 sync workers and the production settings'
+The servers are gunicorn with the same settings (2 sync workers and the production settings'
 worker hook, bench/gunicorn_bench.py) on a SQLite file migrated by Alembic, with the same games.
 The real one is ``server.app:create_app()``: token check, engine validation (``legal_actions``),
 apply, forced choices and chance, state cache, log, outbox, publish (to a redis-server of the
 bench's own, the production broker, when one is installed; ``--broker filesystem`` for the
 embedded transport). The limit is ``bench/raw_orders_app.py``: the same reads and writes with
-``sqlite3`` and no engine or framework. The orders are worked out beforehand with the engine
-(chance is a function of the seed and the log position, so the server will draw the same), so
-the timed loop is nothing but order POSTs, K client threads each playing its own games from the
-start to the first simultaneous step, after one untimed game per thread to warm the servers up.
+``sqlite3`` and no engine or framework, and, on Redis, the same live news sent after the commit
+(one PUBLISH an order, on a bare socket); "bare" is that limit sending nothing, the limit of
+stops 21-41, measured beside it so that the two ratios can be compared. The orders are worked
+out beforehand with the engine (chance is a function of the seed and the log position, so the
+server will draw the same), so the timed loop is nothing but order POSTs, K client threads each
+playing its own games from the start to the first simultaneous step, after one untimed game per
+thread to warm the servers up.
 
-This machine's speed drifts from minute to minute, so the two are measured in R rounds, each on
-a fresh copy of the same database, the limit first in odd rounds and the real app first in even
-ones; every round prints both rates and their ratio, and the last line the median ratio (goal:
-at least 0.5). No assertions: it always exits 0.
+This machine's speed drifts from minute to minute, so the servers are measured in R rounds,
+each on a fresh copy of the same database, each server going first in turn; every round prints
+the rates and the ratios, and the last lines the median ratios (goal: the real app at least 0.5
+of the limit). No assertions: it always exits 0.
 """
 
 from __future__ import annotations
@@ -114,7 +117,22 @@ def post(port: int, game: dict, seat: str, step: int, action: str) -> tuple[int,
     return response.status, data
 
 
-def run_clients(port: int, games: list[dict], clients: int) -> tuple[int, float, list[str]]:
+def workers_cpu(master: int) -> float:
+    """Seconds of CPU used so far by the gunicorn ``master``'s worker processes (user and
+    system, from /proc; 0 where there is no /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[1]) == master:  # ppid
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_clients(port: int, games: list[dict], clients: int,
+                on_start=lambda: None) -> tuple[int, float, list[str]]:
     """Play every game's plan with `clients` threads; return (orders, seconds, errors) of the
     timed part. Each thread first plays one game untimed (warm-up: a fresh gunicorn worker
     compiles its SQL statements and imports lazily at its first requests; a server that has
@@ -143,13 +161,14 @@ def run_clients(port: int, games: list[dict], clients: int) -> tuple[int, float,
         t.start()
     start.wait()
     began = time.perf_counter()
+    on_start()
     for t in threads:
         t.join()
     return sum(counts), time.perf_counter() - began, errors
 
 
 def measure(label: str, app: str, template: Path, plans: list[dict], clients: int,
-            broker: str) -> float:
+            broker: str, extra_env: dict) -> float:
     """Serve a fresh copy of the ``template`` database with ``app`` and play ``plans``."""
     folder = Path(tempfile.mkdtemp(prefix=f"ws-bench-{label}-"))
     try:
@@ -158,23 +177,32 @@ def measure(label: str, app: str, template: Path, plans: list[dict], clients: in
         env = {k: v for k, v in os.environ.items() if not k.startswith("WHISTLESTOP_")}
         env.update(WHISTLESTOP_VAR_DIR=str(folder / "var"), WHISTLESTOP_DATABASE_URL=url,
                    WHISTLESTOP_BROKER_URL=broker, BENCH_SQLITE_PATH=str(folder / "bench.db"),
-                   WHISTLESTOP_RESULT_BACKEND="", PYTHONPATH=str(ROOT))
+                   WHISTLESTOP_RESULT_BACKEND="", PYTHONPATH=str(ROOT), **extra_env)
         port = free_port()
         server = serve(app, port, env, folder / "gunicorn.log")
+        cpu = []
         try:
-            orders, seconds, errors = run_clients(port, plans, clients)
+            orders, seconds, errors = run_clients(port, plans, clients,
+                                                  lambda: cpu.append(workers_cpu(server.pid)))
+            cpu.append(workers_cpu(server.pid))
         finally:
             server.terminate()
             server.wait(30)
-        rate = orders / seconds
-        print(f"    {label:5} {orders} orders in {seconds:.2f} s: {rate:.1f} orders/s"
+        rate, per_order = orders / seconds, (cpu[1] - cpu[0]) / orders * 1000
+        print(f"    {label:5} {orders} orders in {seconds:.2f} s: {rate:.1f} orders/s, "
+              f"workers' CPU {per_order:.2f} ms an order"
               + (f"  ({len(errors)} errors, first: {errors[0][:300]})" if errors else ""))
-        return rate
+        return rate, per_order
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-APPS = {"limit": "bench.raw_orders_app:app", "real": "server.app:create_app()"}
+# label: (app, environment). The limit sends the order's live news to a Redis broker as the
+# real request does; "bare" is the same limit sending nothing (the limit of stops 21-41),
+# measured beside it with a Redis broker so that the two ratios can be compared.
+APPS = {"limit": ("bench.raw_orders_app:app", {"BENCH_LIMIT_SENDS": "1"}),
+        "real": ("server.app:create_app()", {}),
+        "bare": ("bench.raw_orders_app:app", {})}
 
 
 def main(argv=None) -> int:
@@ -202,25 +230,40 @@ def main(argv=None) -> int:
             broker = f"redis://127.0.0.1:{port}/0"
         url, plans = setup(folder, args.games)
         template = Path(url.removeprefix("sqlite:///"))
-        ratios, rates = [], {"limit": [], "real": []}
+        labels = ("limit", "real", "bare") if args.broker == "redis" else ("limit", "real")
+        rates: dict[str, list[float]] = {label: [] for label in labels}
+        cpus: dict[str, list[float]] = {label: [] for label in labels}
+        ratios: dict[str, list[float]] = {label: [] for label in labels if label != "real"}
         for r in range(1, args.rounds + 1):
             print(f"  round {r}")
-            order = ("limit", "real") if r % 2 else ("real", "limit")
-            got = {label: measure(label, APPS[label], template, plans, args.clients, broker)
-                   for label in order}
-            for label in got:
-                rates[label].append(got[label])
-            ratios.append(got["real"] / got["limit"])
-            print(f"    ratio {ratios[-1]:.2f}")
+            turn = (r - 1) % len(labels)  # each server goes first in turn
+            got = {label: measure(label, APPS[label][0], template, plans, args.clients, broker,
+                                  APPS[label][1])
+                   for label in labels[turn:] + labels[:turn]}
+            for label, (rate, cpu) in got.items():
+                rates[label].append(rate)
+                cpus[label].append(cpu)
+            for label in ratios:
+                ratios[label].append(got["real"][0] / got[label][0])
+            print("    ratio " + ", ".join(f"{got['real'][0] / got[label][0]:.2f} ({label})"
+                                           for label in ratios))
     finally:
         if redis is not None:
             redis.terminate()
             redis.wait(30)
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"orders/s, median of {args.rounds} rounds: real {statistics.median(rates['real']):.1f}"
-          f" vs raw-driver limit {statistics.median(rates['limit']):.1f}; ratio median "
-          f"{statistics.median(ratios):.2f}, range {min(ratios):.2f}-{max(ratios):.2f} "
-          f"(goal >= {GOAL})")
+    median = {label: statistics.median(values) for label, values in rates.items()}
+    cpu = {label: statistics.median(values) for label, values in cpus.items()}
+    print(f"orders/s, median of {args.rounds} rounds: real {median['real']:.1f} vs raw-driver "
+          f"limit {median['limit']:.1f}; ratio median {statistics.median(ratios['limit']):.2f}, "
+          f"range {min(ratios['limit']):.2f}-{max(ratios['limit']):.2f} (goal >= {GOAL})")
+    if "bare" in ratios:
+        print(f"  against the limit sending nothing (stops 21-41): {median['bare']:.1f} "
+              f"orders/s, ratio median {statistics.median(ratios['bare']):.2f}, range "
+              f"{min(ratios['bare']):.2f}-{max(ratios['bare']):.2f}")
+    print("  the server's workers' CPU an order, medians: " + ", ".join(
+        f"{label} {cpu[label]:.2f} ms" for label in labels)
+          + f"; the limit's over the real app's {cpu['limit'] / cpu['real']:.2f}")
     return 0
 
 

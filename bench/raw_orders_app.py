@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 import sqlite3
 from datetime import datetime, timezone
+from urllib.parse import urlsplit
 
 import orjson
 from flask import Flask, jsonify, request
@@ -27,6 +29,27 @@ from server.db import begin_immediate
 
 app = Flask(__name__)
 _conn: sqlite3.Connection | None = None
+_news: list = []  # [socket, channel] once made: the process's own one-way Redis connection
+
+
+def _news_socket():
+    """The worker's own connection to the Redis broker, answers off (made at its first
+    order, in the worker: gunicorn forks after loading the app); None without Redis."""
+    if not _news:
+        url = os.environ.get("WHISTLESTOP_BROKER_URL", "")
+        if os.environ.get("BENCH_LIMIT_SENDS") != "1" or not url.startswith("redis://"):
+            _news.extend([None, None])
+        else:
+            parts = urlsplit(url)
+            sock = socket.create_connection((parts.hostname, parts.port or 6379))
+            sock.sendall(_command(b"CLIENT", b"REPLY", b"OFF"))
+            number = parts.path.strip("/") or "0"
+            _news.extend([sock, f"whistlestop:{number}:games".encode()])
+    return _news[0]
+
+
+def _command(*parts: bytes) -> bytes:
+    return b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
 
 
 def _db() -> sqlite3.Connection:
@@ -90,6 +113,9 @@ def order(game_id: int):
         raise
     if not done:
         return jsonify(title="Stale step"), 409
+    sock = _news_socket()
+    if sock is not None:  # the game's live news, as the real request publishes it
+        sock.sendall(_command(b"PUBLISH", _news[1], b"%d %d active" % (game_id, step + 1)))
     return jsonify({
         "applied": order["actions"], "step": step + 1,
         "decision": {"step": step + 1, "active": True, "prompt": "(no engine)",

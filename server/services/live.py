@@ -107,10 +107,20 @@ def _publish_committed(session, transaction) -> None:
         publish(list(session.info.pop(_COMMITTED).values()))
 
 
-def _broker_url() -> str:
-    from workers.celery_app import celery  # the process's broker, as the outbox publishes
+_broker: list = [None, ""]  # (Celery's publishing machinery, its broker URL) last read
 
-    return str(celery.conf.get("broker_url") or "")  # get: a third of the attribute's cost
+
+def _broker_url() -> str:
+    """The process's broker, as the outbox publishes to it: read from Celery's settings once
+    per configuration (``workers.celery_app.reconfigure`` makes the publishing machinery,
+    ``amqp``, again). Reading the settings at every order cost as much as the rest of the
+    news's making."""
+    from workers.celery_app import celery
+
+    amqp = celery.amqp
+    if _broker[0] is not amqp:
+        _broker[:] = [amqp, str(celery.conf.get("broker_url") or "")]
+    return _broker[1]
 
 
 _names: dict[str, bytes] = {}  # broker URL -> its channel's name (parsing the URL cost a tenth)
