@@ -497,9 +497,9 @@ def _seal(session, game, state, seat, actions, before_commit=None,
 
 
 def pending_seats(session, game_id, step) -> set[str]:
-    rows = session.exec(select(Order.seat).where(Order.game_id == game_id, Order.step == step,
-                                                 Order.status == "pending")).all()
-    return set(rows)
+    """The seats that have sealed an order at the step."""
+    return {seat for seat, in _SEALED_SEATS.rows(_flushed(session).connection(),
+                                                 {"game_id": game_id, "step": step})}
 
 
 def resolve_step(session: Session, game_id: int, step: int,
@@ -600,10 +600,30 @@ def seat_view(session: Session, game: Game, seat: str | None, state=None) -> dic
 
 
 # --- what a seat may see -------------------------------------------------------------------
-def pending_order(session: Session, game_id: int, step: int, seat: str) -> Order | None:
-    return session.exec(select(Order).where(Order.game_id == game_id, Order.step == step,
-                                            Order.seat == seat,
-                                            Order.status == "pending")).first()
+_ORDER = Order.__table__
+# Run on every decision shown in a simultaneous step (the order's answer, pages, mails): by a
+# prebuilt statement on the driver's cursor (server/raw_sql.py), not an ORM query.
+_SEALED_ACTIONS = Raw(select(_ORDER.c.actions).where(
+    _ORDER.c.game_id == bindparam("game_id"), _ORDER.c.step == bindparam("step"),
+    _ORDER.c.seat == bindparam("seat"), _ORDER.c.status == "pending"))
+_SEALED_SEATS = Raw(select(_ORDER.c.seat).where(
+    _ORDER.c.game_id == bindparam("game_id"), _ORDER.c.step == bindparam("step"),
+    _ORDER.c.status == "pending"))
+
+
+def _flushed(session: Session) -> Session:
+    """The session with its unwritten changes written, as an ORM query's autoflush would
+    (a Raw statement sees only what the connection has)."""
+    if session.autoflush and (session.new or session.dirty or session.deleted):
+        session.flush()
+    return session
+
+
+def sealed_actions(session: Session, game_id: int, step: int, seat: str) -> list[str] | None:
+    """The seat's sealed order at the step (its actions), or None when it has not committed."""
+    rows = _SEALED_ACTIONS.rows(_flushed(session).connection(),
+                                {"game_id": game_id, "step": step, "seat": seat})
+    return list(rows[0][0]) if rows else None
 
 
 def decision_for(session: Session, game: Game, seat: str, state=None) -> dict:
@@ -620,7 +640,7 @@ def decision_for(session: Session, game: Game, seat: str, state=None) -> dict:
     mine = seat in active
     simultaneous = _simultaneous(active)
     # Only a simultaneous step has sealed orders to show.
-    order = pending_order(session, game.id, game.step, seat) if mine and simultaneous else None
+    order = sealed_actions(session, game.id, game.step, seat) if mine and simultaneous else None
     committed = len(pending_seats(session, game.id, game.step)) if simultaneous else 0
     return {
         "step": game.step,
@@ -628,7 +648,7 @@ def decision_for(session: Session, game: Game, seat: str, state=None) -> dict:
         "prompt": state.prompt(seat) if mine else None,
         "legal_actions": [str(a) for a in state.legal_actions(seat)] if mine else [],
         "simultaneous": simultaneous,
-        "your_order": list(order.actions) if order else None,
+        "your_order": order,
         "committed": committed,
         "waiting_for": [] if _simultaneous(active) else list(active),
     }
@@ -642,7 +662,7 @@ def your_move(session: Session, game: Game, seat: str, state=None) -> bool:
     active = (state or _load(game)).active()
     if seat not in active:
         return False
-    return not (_simultaneous(active) and pending_order(session, game.id, game.step, seat))
+    return not (_simultaneous(active) and sealed_actions(session, game.id, game.step, seat))
 
 
 def log_for(session: Session, game: Game, seat: str | None) -> list[dict]:

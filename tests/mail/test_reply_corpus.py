@@ -59,7 +59,7 @@ class Table:
             game = s.get(Game, self.gid)
             state = svc._load(game)
             waiting = [seat for seat in state.active()
-                       if not svc.pending_order(s, self.gid, game.step, seat)]
+                       if not svc.sealed_actions(s, self.gid, game.step, seat)]
             return game.step, state, waiting
 
     def direct(self, seat: str, step: int, state) -> None:

@@ -95,7 +95,7 @@ def sealed(app, game, smtp_catcher):
             active = state.active()
             if len(active) > 1 and len(state.legal_actions("kennedy")) > 1:
                 break
-            seat = next(x for x in active if not svc.pending_order(s, g.id, g.step, x))
+            seat = next(x for x in active if not svc.sealed_actions(s, g.id, g.step, x))
             svc.submit_order(s, g.id, seat, g.step, [rng.choice(state.legal_actions(seat))])
     else:
         raise AssertionError("no simultaneous step")
@@ -107,8 +107,7 @@ def sealed(app, game, smtp_catcher):
 
 def _pending(game):
     with Session(db.get_engine()) as s:
-        order = svc.pending_order(s, game["id"], game["step"], game["seat"])
-        return list(order.actions) if order else None
+        return svc.sealed_actions(s, game["id"], game["step"], game["seat"])
 
 
 def test_a_sealed_step_takes_the_first_legal_line_and_quotes_the_others(

@@ -97,7 +97,7 @@ def play_by_reply(pipeline, gid: int, address: dict, port: int, choose, answer=N
             step, state = game.step, svc._load(game)
             waiting = [seat for seat in state.active()
                        if (step, seat) not in answered
-                       and not svc.pending_order(s, gid, step, seat)]
+                       and not svc.sealed_actions(s, gid, step, seat)]
         for seat in waiting:
             mail, choices = mailbox.asking_for(address[seat], step, deadline)
             order = choose(mail, choices)
@@ -159,7 +159,7 @@ def _wait_for_change(pipeline, gid: int, step: int, answered: set, deadline: flo
             if game.step != step or game.status == "finished":
                 return
             state = svc._load(game)
-            if all(svc.pending_order(s, gid, step, seat) for seat in state.active()
+            if all(svc.sealed_actions(s, gid, step, seat) for seat in state.active()
                    if (step, seat) in answered) and not all(
                     (step, seat) in answered for seat in state.active()):
                 return
