@@ -31,19 +31,36 @@ class Raw:
 
     def __init__(self, statement, returning_id: bool = False):
         self.statement = statement.returning(statement.table.c.id) if returning_id else statement
+        # The compiled forms for the dialect it last ran on (the process's one engine, but in
+        # the tests), found without a lookup in the dialects' weak table (_plans); the dialect
+        # is referred to weakly here too, so that it still goes with its engine.
+        self._last: tuple = (_gone, None)
+
+    def _compiled(self, dialect) -> dict:
+        """This statement's compiled forms for ``dialect``: {keys: _Plan, "rows": processors}."""
+        last, forms = self._last
+        if last() is not dialect:
+            forms = _plans(dialect).setdefault(self, {})
+            self._last = (weakref.ref(dialect), forms)
+        return forms
 
     def _plan(self, dialect, keys: tuple):
-        """The statement compiled for ``dialect`` and the parameters ``keys``, through
+        """The statement compiled for ``dialect`` and the parameters ``keys`` (in the order
+        the caller gives them: a call site gives them in one order), through
         SQLAlchemy's public compiled forms: the SQL, the statement's own values, the bind
         processors, the positional order, and which bind name takes which key."""
-        plans = _plans(dialect)
-        plan = plans.get((self, keys))
+        forms = self._compiled(dialect)
+        plan = forms.get(keys)
         if plan is None:
-            plans[(self, keys)] = plan = _compile(self.statement, dialect, keys)
+            forms[keys] = plan = _compile(self.statement, dialect, tuple(sorted(keys)))
         return plan
 
     @staticmethod
     def _parameters(plan: "_Plan", params: Mapping[str, Any]):
+        if plan.positional is not None:  # qmark (SQLite): the tuple made in one pass
+            return tuple(value if key is None else
+                         params[key] if processor is None else processor(params[key])
+                         for key, value, processor in plan.positional)
         values = dict(plan.fixed)
         for name, key in plan.slots:
             values[name] = params[key]
@@ -53,7 +70,7 @@ class Raw:
 
     def execute(self, connection: Connection, params: Mapping[str, Any]):
         """Run it with one set of values; return the driver's cursor (its ``rowcount``)."""
-        plan = self._plan(connection.dialect, tuple(sorted(params)))
+        plan = self._plan(connection.dialect, tuple(params))
         return _run(connection, plan.sql, "execute", self._parameters(plan, params))
 
     def executemany(self, connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
@@ -61,7 +78,7 @@ class Raw:
         rows = list(rows)
         if not rows:
             return
-        plan = self._plan(connection.dialect, tuple(sorted(rows[0])))
+        plan = self._plan(connection.dialect, tuple(rows[0]))
         _run(connection, plan.sql, "executemany",
              [self._parameters(plan, row) for row in rows]).close()
 
@@ -71,10 +88,10 @@ class Raw:
         cursor = self.execute(connection, params)
         fetched = cursor.fetchall()
         cursor.close()
-        plans = _plans(connection.dialect)
-        processors = plans.get((self, "rows"))
+        forms = self._compiled(connection.dialect)
+        processors = forms.get("rows")
         if processors is None:  # each column's type's own result processing (public API)
-            processors = plans[(self, "rows")] = [
+            processors = forms["rows"] = [
                 column.type.dialect_impl(connection.dialect).result_processor(
                     connection.dialect, None) for column in self.statement.selected_columns]
         if not any(processors):
@@ -91,12 +108,20 @@ class Raw:
 
 
 
+def _gone() -> None:
+    """A dialect's weak reference before any: no dialect."""
+    return None
+
+
 class _Plan(NamedTuple):
     sql: str
     fixed: dict  # bind name -> the statement's own value (its literals: status = 'active')
     slots: tuple  # (bind name, parameter key) of each value an execution gives
     processors: tuple  # (bind name, processor) of the binds whose type processes values
     order: tuple | None  # the bind names in positional order (None: a named paramstyle)
+    # With a positional order: (key or None, the statement's own value already processed,
+    # processor or None) of each position, so that an execution's tuple is made in one pass.
+    positional: tuple | None
 
 
 class _Slot(NamedTuple):
@@ -137,7 +162,15 @@ def _compile(statement, dialect, keys: tuple) -> _Plan:
                        if name in state.parameters and (processor := bind.type.dialect_impl(
                            dialect).bind_processor(dialect)) is not None)
     order = tuple(state.positiontup) if state.positiontup is not None else None
-    return _Plan(state.statement, fixed, slots, processors, order)
+    positional = None
+    if order is not None:
+        key_of, processor_of = dict(slots), dict(processors)
+        positional = tuple(
+            (key_of[name], None, processor_of.get(name)) if name in key_of else
+            (None, processor_of[name](fixed[name]) if name in processor_of else fixed[name],
+             None)
+            for name in order)
+    return _Plan(state.statement, fixed, slots, processors, order, positional)
 
 
 def _run(connection: Connection, sql: str, method: str, parameters):

@@ -23,6 +23,7 @@ from engine.core import history
 from sqlalchemy import bindparam, delete, select
 from sqlmodel import Session
 
+from server import db
 from server.models import GameNote, LogEntry
 from server.raw_sql import Raw
 
@@ -57,17 +58,17 @@ def store_notes(session: Session, game_id: int, data: dict, stored: dict | None)
     new = [{"game_id": game_id, "seq": seq, "note": notes[seq - notes_from]}
            for seq in range(max(had, notes_from), end)]
     if new:
-        _NOTE_INSERT.executemany(session.connection(), new)
+        _NOTE_INSERT.executemany(db.connection(session), new)
 
 
 def log_in_play(session: Session, game_id: int) -> list[list[str]]:
     """The game's log in play, [seat, action] pairs (entries taken back left out)."""
     return [[seat, action] for seat, action in
-            _LOG_IN_PLAY.rows(session.connection(), {"game_id": game_id})]
+            _LOG_IN_PLAY.rows(db.connection(session), {"game_id": game_id})]
 
 
 def notes(session: Session, game_id: int) -> list:
-    return [note for (note,) in _NOTES_OF.rows(session.connection(), {"game_id": game_id})]
+    return [note for (note,) in _NOTES_OF.rows(db.connection(session), {"game_id": game_id})]
 
 
 def whole(session: Session, game, copy: bool = True):

@@ -137,7 +137,7 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
     new = state.log_since(old_log_len)
     offset = game.log_offset or 0  # rows taken back (services/retract.py) keep their seq
     if new:  # one executemany, without the ORM's unit of work
-        _LOG_INSERT.executemany(session.connection(), [
+        _LOG_INSERT.executemany(db.connection(session), [
             {"game_id": game.id, "seq": offset + seq, "seat": seat, "action": action,
              "is_chance": seat == CHANCE}
             for seq, (seat, action) in enumerate(new, old_log_len)])
@@ -221,7 +221,7 @@ class GameRow:
 
 def game_row(session: Session, game_id: int) -> GameRow | None:
     """The game's row in the session's transaction, or None."""
-    rows = _GAME_ROW.rows(session.connection(), {"game_id": game_id})
+    rows = _GAME_ROW.rows(db.connection(session), {"game_id": game_id})
     return GameRow(rows[0]) if rows else None
 
 
@@ -244,7 +244,7 @@ def _compare_and_set(session: Session, game: Game, step: int, state,
                       result=outcome.to_dict() if outcome else None)
     # A statement built once, not an ORM update: the session's Game is brought up to date
     # below, without another write or read.
-    result = _COMPARE_AND_SET.execute(session.connection(),
+    result = _COMPARE_AND_SET.execute(db.connection(session),
                                       {"match_id": game.id, "match_step": step, **values})
     if result.rowcount != 1:
         session.rollback()
@@ -429,7 +429,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     # engine judges the order's own log segment; the mover's hold is read only then.
     hold = holds.until(session, game, state, seat, old_len, now) \
         if by_player and not standing.given else None
-    _ORDER_INSERT.execute(session.connection(), {
+    _ORDER_INSERT.execute(db.connection(session), {
         "game_id": game.id, "step": step, "seat": seat, "actions": result.applied,
         "status": "applied", "created_at": now, "updated_at": now})
     standing.record(step)
@@ -437,7 +437,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
         # Only a seat asked again at the step its order leads to is waited for there
         # (reach.waiting looks at the deciding seats): a reach at a step where the seat
         # decides nothing would never be read, so it is not written.
-        reach.record(session.connection(), game.id, seat, result.step, "order", now)
+        reach.record(db.connection(session), game.id, seat, result.step, "order", now)
     held = _write_progress(session, game, state, old_len, result.step, actor=seat,
                            not_before=hold)
     if hold is not None:
@@ -479,7 +479,7 @@ def _seal(session, game, state, seat, actions, before_commit=None,
     session.add(order)
     session.flush()
     if by_player:
-        reach.record(session.connection(), game.id, seat, game.step, "order",
+        reach.record(db.connection(session), game.id, seat, game.step, "order",
                      order.updated_at)
     committed = pending_seats(session, game.id, game.step)
     all_committed = set(state.active()) <= committed
@@ -498,7 +498,7 @@ def _seal(session, game, state, seat, actions, before_commit=None,
 
 def pending_seats(session, game_id, step) -> set[str]:
     """The seats that have sealed an order at the step."""
-    return {seat for seat, in _SEALED_SEATS.rows(_flushed(session).connection(),
+    return {seat for seat, in _SEALED_SEATS.rows(db.connection(_flushed(session)),
                                                  {"game_id": game_id, "step": step})}
 
 
@@ -621,7 +621,7 @@ def _flushed(session: Session) -> Session:
 
 def sealed_actions(session: Session, game_id: int, step: int, seat: str) -> list[str] | None:
     """The seat's sealed order at the step (its actions), or None when it has not committed."""
-    rows = _SEALED_ACTIONS.rows(_flushed(session).connection(),
+    rows = _SEALED_ACTIONS.rows(db.connection(_flushed(session)),
                                 {"game_id": game_id, "step": step, "seat": seat})
     return list(rows[0][0]) if rows else None
 

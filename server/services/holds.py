@@ -12,6 +12,7 @@ import engine.core as engine
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
+from server import db
 from server.models import Retractable, Seat, User
 from server.raw_sql import Raw
 
@@ -28,7 +29,7 @@ def until(session: Session, game, state, seat: str, log_from: int,
         return None
     if state.active()[0] in (game.bots or {}):
         return None  # a bot is not kept waiting: against a bot, a move is final at once
-    found = _HOLD_OF_SEAT.rows(session.connection(), {"game_id": game.id, "seat": seat})
+    found = _HOLD_OF_SEAT.rows(db.connection(session), {"game_id": game.id, "seat": seat})
     seconds = found[0][0] if found else None
     if not seconds or seconds <= 0:
         return None
@@ -39,7 +40,7 @@ def remember(session: Session, game_id: int, step: int, seat: str, next_seat: st
              log_from: int, hold_until: datetime, held: list[int]) -> None:
     """Record, in the order's transaction, that its move may be taken back until
     ``hold_until``, and the outbox rows held for it."""
-    _RETRACTABLE_INSERT.execute(session.connection(), {
+    _RETRACTABLE_INSERT.execute(db.connection(session), {
         "game_id": game_id, "step": step, "seat": seat, "next_seat": next_seat,
         "log_from": log_from, "until": hold_until, "held": list(held)})
 

@@ -16,7 +16,7 @@ from sqlalchemy import bindparam, delete, false, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
-from server import models
+from server import db, models
 from server.models import Game, GameChat, Order, OutboxMessage, Seat, Spectator, User, utcnow
 from server.raw_sql import Raw
 from server.services import games as orders
@@ -218,7 +218,7 @@ _SEAT_HOLDERS = Raw(select(Seat.seat, Seat.user_id, Seat.invite_email)
 def seat_holders(session: Session, game_id: int) -> list[SeatHolder]:
     """The game's seats, in order, read with one statement built once and run on the driver's
     cursor (server/raw_sql.py): every order reads them to check its sender."""
-    return [SeatHolder(*row) for row in _SEAT_HOLDERS.rows(session.connection(),
+    return [SeatHolder(*row) for row in _SEAT_HOLDERS.rows(db.connection(session),
                                                            {"game_id": game_id})]
 
 

@@ -116,7 +116,7 @@ def write(session: Session, kind: str, payload: dict, not_before=None) -> int:
     values = {"kind": kind, "payload": payload, "created_at": utcnow(), "attempts": 0}
     if not_before is not None:
         values["not_before"] = not_before
-    row_id = _OUTBOX_INSERT.insert_id(session.connection(), values)
+    row_id = _OUTBOX_INSERT.insert_id(db.connection(session), values)
     session.info.setdefault(_FLUSHED, []).append(Written(row_id, kind, dict(payload),
                                                          not_before))
     return row_id

@@ -18,6 +18,7 @@ from typing import Iterable
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
+from server import db
 from server.i18n import times
 from server.models import QuietHours, Seat, User
 from server.raw_sql import Raw
@@ -104,7 +105,7 @@ def windows(session: Session, game_id: int, seats: Iterable[str]) -> list[Window
     a statement built once and run on the driver's cursor, one per seat asked (one in a
     sequential step), as the order path's other reads (server/raw_sql.py)."""
     found = []
-    connection = session.connection()
+    connection = db.connection(session)
     for seat in seats:
         for start, end, zone in _QUIET_OF_SEAT.rows(connection, {"game_id": game_id,
                                                                  "seat": seat}):

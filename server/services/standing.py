@@ -23,6 +23,7 @@ from engine.core.messages import Message, plain
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
+from server import db
 from server.models import AutoOrder, Game, StandingOrder, utcnow
 from server.raw_sql import Raw
 
@@ -60,7 +61,7 @@ def of_game(session: Session, game_id: int) -> dict[str, dict[str, object]]:
     """{seat: {kind: value}} of the game's standing orders."""
     out: dict[str, dict[str, object]] = {}
     session.flush()  # as the ORM's select would: a policy filed in this transaction counts
-    for seat, kind, value in _OF_GAME.rows(session.connection(), {"game_id": game_id}):
+    for seat, kind, value in _OF_GAME.rows(db.connection(session), {"game_id": game_id}):
         out.setdefault(seat, {})[kind] = value
     return out
 

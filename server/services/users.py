@@ -23,6 +23,7 @@ from sqlalchemy import bindparam, delete, or_, update
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
+from server import db
 from server.models import ApiToken, User, aware, utcnow
 from server.raw_sql import Raw
 from server.services import display_names
@@ -136,7 +137,7 @@ def user_for_token(session: Session, token: str) -> Caller | None:
 def token_owner(session: Session, token: str) -> tuple[Caller | None, datetime | None]:
     """The token's account (a ``Caller``), and when the token was last recorded as used; one
     query."""
-    rows = _TOKEN_OWNER.rows(session.connection(), {"token_hash": sha256_hex(token)})
+    rows = _TOKEN_OWNER.rows(db.connection(session), {"token_hash": sha256_hex(token)})
     if not rows:
         return None, None
     *columns, last_used = rows[0]

@@ -196,3 +196,48 @@ def test_a_value_missing_is_named_and_nothing_runs(session):
     with pytest.raises(ValueError, match=r"values missing for \['match_id'\]"):
         statement.execute(session.connection(), {"step": 0})
     assert statement.execute(session.connection(), {"step": 5, "match_id": game_id}).rowcount == 1
+
+
+def test_the_kept_connection_is_the_transactions_own(session):
+    """``db.connection`` answers as ``session.connection()`` does: the same connection while
+    one transaction lasts, SQLAlchemy's new one after a commit or a rollback, and SQLAlchemy's
+    own refusal once a failed flush has made the transaction unusable."""
+    first = db.connection(session)
+    assert first is session.connection() and db.connection(session) is first
+    session.commit()
+    second = db.connection(session)
+    assert second is session.connection() and second.in_transaction()
+    session.rollback()
+    assert db.connection(session) is session.connection()
+    db.connection(session)
+    session.add(User(email="twice@example.invalid", display_name="A"))
+    session.add(User(email="twice@example.invalid", display_name="B"))
+    with pytest.raises(sa_exc.IntegrityError):
+        session.flush()
+    with pytest.raises(sa_exc.InvalidRequestError) as ours:
+        db.connection(session)
+    with pytest.raises(sa_exc.InvalidRequestError) as theirs:
+        session.connection()
+    assert str(ours.value) == str(theirs.value)
+    session.rollback()
+    assert db.connection(session).in_transaction()
+
+
+def test_literals_and_keys_in_any_order_reach_the_driver_as_sqlalchemys_own(session,
+                                                                            db_engine):
+    """A statement's own values (processed once, when it is compiled) and the values given,
+    in either order of their keys, are what SQLAlchemy's execution writes."""
+    game_id = _game(session).id
+    table = Order.__table__
+    statement = Raw(insert(table).values(status="applied", actions=["fixed"]))
+    row = {"game_id": game_id, "step": 7, "seat": "nixon", "created_at": MOMENT,
+           "updated_at": MOMENT}
+    statement.execute(session.connection(), row)
+    statement.execute(session.connection(), dict(reversed(list(row.items())), step=8))
+    session.commit()
+    got = session.execute(select(table.c.step, table.c.status, table.c.actions,
+                                 table.c.created_at).where(table.c.game_id == game_id,
+                                                           table.c.step >= 7)
+                          .order_by(table.c.step)).all()
+    assert [(s, st, a, aware(c)) for s, st, a, c in got] == [
+        (7, "applied", ["fixed"], MOMENT), (8, "applied", ["fixed"], MOMENT)]
