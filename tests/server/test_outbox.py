@@ -154,8 +154,14 @@ def test_rows_written_with_core_are_sent_after_the_commit_only(session, task_que
     assert session.exec(select(OutboxMessage.id)).all() == [kept]
 
 
-def _waiting_on_redis(client, queue: str = MAIL_QUEUE) -> list[tuple[str, list]]:
-    """(task name, args) of each message waiting in a Redis queue (kombu's list), oldest first."""
+def _waiting_on_redis(client, queue: str = MAIL_QUEUE, at_least: int = 0
+                      ) -> list[tuple[str, list]]:
+    """(task name, args) of each message waiting in a Redis queue (kombu's list), oldest first;
+    once ``at_least`` are there, waited for a few seconds: the outbox writes on a connection
+    that takes no answers, so Redis may read this client's command before the message."""
+    deadline = time.monotonic() + 5
+    while client.llen(queue) < at_least and time.monotonic() < deadline:
+        time.sleep(0.01)
     found = []
     for raw in reversed(client.lrange(queue, 0, -1)):  # kombu pushes on the left
         message = json.loads(raw)
@@ -178,16 +184,17 @@ def test_on_redis_a_row_is_queued_without_declaring_and_the_producer_follows_the
     try:
         assert first_db.keys("_kombu.binding.*") == []  # nothing declared anywhere
         first = _row(session)
-        assert _waiting_on_redis(first_db) == [("whistlestop.notify", [first])]
+        assert _waiting_on_redis(first_db, at_least=1) == [("whistlestop.notify", [first])]
         assert first_db.keys("_kombu.binding.*") == []  # and still nothing declared
         reconfigure(config.from_env({"WHISTLESTOP_BROKER_URL": redis_server.url(1),
                                      "WHISTLESTOP_RESULT_BACKEND": ""}))
         second = _row(session)
-        assert _waiting_on_redis(second_db) == [("whistlestop.notify", [second])]
+        assert _waiting_on_redis(second_db, at_least=1) == [("whistlestop.notify", [second])]
         assert len(_waiting_on_redis(first_db)) == 1
         first_db.client_kill_filter(_type="normal", skipme=True)  # the server drops us
         third = _row(session)  # tried again at once on a new connection
-        assert [args[0] for _task, args in _waiting_on_redis(second_db)] == [second, third]
+        assert [args[0] for _task, args in _waiting_on_redis(second_db, at_least=2)] == \
+            [second, third]
         assert session.exec(select(OutboxMessage.id).where(
             OutboxMessage.last_error.is_not(None))).all() == []
     finally:

@@ -75,15 +75,18 @@ def _game_with_quiet(engine, zone: str, start: str, end: str, **timing):
 
 
 def test_a_decision_s_deadline_and_reminder_move_out_of_the_players_quiet_hours(db_engine):
-    # Quiet hours around the clock but one hour, so the deadline and reminder surely move.
-    game = _game_with_quiet(db_engine, "UTC", "00:00", "23:00", decision_hours=72,
-                            reminder_hours=[24])
+    # Quiet hours around the clock but one hour, so the deadline and reminder surely move: the
+    # free hour begins two hours after the time of day the test runs at (a fixed free hour,
+    # 23:00-24:00, failed the test run in that hour: the deadline fell in it and stayed).
+    free = (datetime.now(UTC) + 2 * HOUR).replace(second=0, microsecond=0)
+    game = _game_with_quiet(db_engine, "UTC", (free + HOUR).strftime("%H:%M"),
+                            free.strftime("%H:%M"), decision_hours=72, reminder_hours=[24])
     started, deadline = aware(game.clock_started_at), aware(game.deadline_at)
     nominal = started + 72 * HOUR
-    assert deadline.time() == time(23, 0) and deadline >= nominal
+    assert deadline.time() == free.time() and deadline >= nominal
     assert deadline - nominal < timedelta(days=1)
     reminder = aware(game.alarm_at)
-    assert reminder.time() == time(23, 0) and reminder >= nominal - 24 * HOUR
+    assert reminder.time() == free.time() and reminder >= nominal - 24 * HOUR
     assert deadlines.ring(db_engine, game.id, reminder) == "reminded"
     with Session(db_engine) as session:
         assert aware(session.get(Game, game.id).alarm_at) == deadline

@@ -34,9 +34,12 @@ def on_redis(redis_server, redis_url):
 
 
 def _popped(client, queue: str) -> dict:
-    raw = client.rpop(queue)  # the worker's end of kombu's list
-    assert raw is not None, f"nothing waits in {queue!r}"
-    return json.loads(raw)
+    """The oldest message in the queue (the worker's end of kombu's list), waited for a few
+    seconds: ours is written on a connection that takes no answers, so Redis may read this
+    client's command before it (a plain RPOP found nothing once, on a busy machine)."""
+    popped = client.brpop([queue], timeout=5)
+    assert popped is not None, f"nothing waits in {queue!r}"
+    return json.loads(popped[1])
 
 
 def _comparable(message: dict) -> dict:
