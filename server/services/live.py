@@ -161,6 +161,8 @@ class Watcher:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.reads = 0  # how many times it read the games' rows (tests, benches)
+        # Set once the channel is heard and what changed before was read (cleared on an outage).
+        self.listening = threading.Event()
 
     def start(self) -> "Watcher":
         targets = [self._poll] + ([self._listen] if self.url else [])
@@ -260,6 +262,7 @@ class Watcher:
                 with client.pubsub(ignore_subscribe_messages=True) as pubsub:
                     pubsub.subscribe(name)
                     self.read()  # what changed while not subscribed
+                    self.listening.set()
                     pause = 0.5
                     while not self._stop.is_set():
                         message = pubsub.get_message(timeout=1.0)
@@ -268,6 +271,7 @@ class Watcher:
                             if news is not None:
                                 self.saw(news)
             except Exception as exc:
+                self.listening.clear()
                 log.warning("live: Redis pub/sub lost (%s); again in %.1f s", exc, pause)
                 self._stop.wait(pause)
                 pause = min(pause * 2, 10.0)

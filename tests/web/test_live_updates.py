@@ -133,10 +133,13 @@ def test_with_redis_news_is_published_after_the_commit_and_heard_at_once(app, ja
     # A watcher on Redis hears the next move at once (its own reads are 60 s apart).
     watcher = live.Watcher(engine, redis_url, poll_seconds=60).start()
     try:
+        # Subscribed, and its read of what changed before done (a stream waiting already
+        # would have made that read count).
+        assert watcher.listening.wait(5), "the watcher did not subscribe"
         client = redis_server.client()
         deadline = time.monotonic() + 5
-        while client.pubsub_numsub(live.channel(redis_url))[0][1] < 2:
-            assert time.monotonic() < deadline, "the watcher did not subscribe"
+        while client.pubsub_numsub(live.channel(redis_url))[0][1] < 2:  # Redis has it too
+            assert time.monotonic() < deadline, "Redis did not take the subscription"
             time.sleep(0.02)
         thread, got = _wait_in_thread(watcher, gid, result.step, 10)
         new_step = _move(engine, gid)
