@@ -153,11 +153,8 @@ def _write_progress(session: Session, game: Game, state, old_log_len: int, new_s
             # the driver's cursor, as the order's own row (an ORM object here made the answer's
             # read of the sealed orders flush the session, a fiftieth of the orders' CPU in
             # bench/order_throughput.py, where one order in 36 leads to such a step).
-            now = utcnow()
-            _ORDER_INSERT.execute(db.connection(session), {
-                "game_id": game.id, "step": new_step, "seat": seat,
-                "actions": state.legal_actions(seat)[:1], "status": "pending",
-                "created_at": now, "updated_at": now})
+            _insert_order(session, game.id, new_step, seat, state.legal_actions(seat)[:1],
+                          "pending", utcnow())
         elif seat in (game.bots or {}):
             # A bot's seat is asked by a task (server/services/bots.py), its own next decision
             # too: nobody else will ask it.
@@ -208,6 +205,14 @@ _COMPARE_AND_SET = Raw(_GAME.update().where(_GAME.c.id == bindparam("match_id"),
                                                 _GAME.c.status == "active")))
 _LOG_INSERT = Raw(LogEntry.__table__.insert())
 _ORDER_INSERT = Raw(Order.__table__.insert())
+
+
+def _insert_order(session: Session, game_id: int, step: int, seat: str, actions: list,
+                  status: str, now: datetime) -> None:
+    """An order's row, written on the driver's cursor (no ORM object to flush later)."""
+    _ORDER_INSERT.execute(db.connection(session), {
+        "game_id": game_id, "step": step, "seat": seat, "actions": actions,
+        "status": status, "created_at": now, "updated_at": now})
 _GAME_ROW = Raw(select(*_GAME.c).where(_GAME.c.id == bindparam("game_id")))
 
 
@@ -435,9 +440,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     # engine judges the order's own log segment; the mover's hold is read only then.
     hold = holds.until(session, game, state, seat, old_len, now) \
         if by_player and not standing.given else None
-    _ORDER_INSERT.execute(db.connection(session), {
-        "game_id": game.id, "step": step, "seat": seat, "actions": result.applied,
-        "status": "applied", "created_at": now, "updated_at": now})
+    _insert_order(session, game.id, step, seat, result.applied, "applied", now)
     standing.record(step)
     if by_player and seat in state.active():
         # Only a seat asked again at the step its order leads to is waited for there
