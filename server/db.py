@@ -12,6 +12,8 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
+from server.light_session import LightSession
+
 _EXTENSION_KEY = "whistlestop.db"
 
 BUSY_TIMEOUT_MS = 30_000  # how long a SQLite connection waits for the write lock
@@ -122,6 +124,10 @@ def reading(session: Session) -> Session:
     options = {"sqlite_begin": "DEFERRED"}
     if session.get_bind().dialect.name == "postgresql":
         options["isolation_level"] = "REPEATABLE READ"
+    if type(session) is LightSession:
+        session.connection(execution_options=options)
+        session.info[_READING] = session.connection()
+        return session
     _keep(session, session.connection(execution_options=options))
     session.info[_READING] = session.get_transaction()
     return session
@@ -137,6 +143,8 @@ def connection(session: Session) -> Connection:
     transaction's state checks: 2 µs, a fiftieth of an order's CPU in all). A transaction
     ended, or no longer usable (rolled back by a failed flush), is never answered from what
     was kept: SQLAlchemy is asked again, and answers or raises as it does."""
+    if type(session) is LightSession:
+        return session.connection()
     kept = session.info.get(_CONNECTION)
     if kept is not None:
         transaction = session.get_transaction()
@@ -167,7 +175,12 @@ def end_reading(session: Session) -> None:
     rules) holds no lock, so the writes must check that what was read still holds, as the
     order service's compare-and-set on the game's step does."""
     began = session.info.pop(_READING, None)
-    if began is None or began is not session.get_transaction():
+    if type(session) is LightSession:
+        # The read transaction is the open one if its connection is (a light session's
+        # connection is its transaction's only).
+        if began is None or not session.in_transaction() or began is not connection(session):
+            return
+    elif began is None or began is not session.get_transaction():
         return
     kept = connection(session)
     if kept.dialect.name == "sqlite":
@@ -182,6 +195,9 @@ def end_reading(session: Session) -> None:
         if not begin_immediate(driver):
             driver.execute("BEGIN IMMEDIATE")
         return
+    if type(session) is LightSession:  # its joined ORM session never expires what it read
+        session.commit()
+        return
     expire, session.expire_on_commit = session.expire_on_commit, False
     try:
         session.commit()
@@ -192,14 +208,16 @@ def end_reading(session: Session) -> None:
 _REQUEST_SESSION = "whistlestop_request_session"
 
 
-def request_session() -> Session:
+def request_session() -> LightSession:
     """The request's own session, begun as a read-only transaction (``reading``) by its first
     user, the token check, and closed when the request ends (not its app context, which may
     outlive it). A route that goes on with it (an order: the game and its seats) reads in the
-    same transaction, and may then write (``end_reading``); other routes open their own."""
+    same transaction, and may then write (``end_reading``); other routes open their own.
+    A ``LightSession`` (server/light_session.py): the transaction on a Core connection, the
+    ORM joined to it only if a service asks for it."""
     session = g.get(_REQUEST_SESSION)
     if session is None:
-        session = reading(Session(get_engine()))
+        session = reading(LightSession(get_engine()))
         setattr(g, _REQUEST_SESSION, session)
     return session
 

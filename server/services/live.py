@@ -35,6 +35,7 @@ from sqlalchemy import event, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
 
+from server.light_session import JOINED, TransactionHooks, on_transaction_end
 from server.models import Game
 from server.services import redis_sends
 from server.services.redis_sends import uses_redis
@@ -89,22 +90,40 @@ def changed(session, game_id: int, step: int, status: str) -> None:
 
 @event.listens_for(OrmSession, "after_commit")
 def _collect_committed(session) -> None:
-    if session.in_nested_transaction():
-        return  # a savepoint released: the news is the enclosing transaction's until it commits
-    news = session.info.pop(_PENDING, None)
-    if news:
-        session.info.setdefault(_COMMITTED, {}).update(news)
+    # A savepoint released: the news is the enclosing transaction's until it commits. A
+    # session joined to a light session's transaction: that one's end is the transaction's.
+    if not session.in_nested_transaction() and JOINED not in session.info:
+        _committed(session.info)
 
 
 @event.listens_for(OrmSession, "after_rollback")
 def _forget_rolled_back(session) -> None:
-    session.info.pop(_PENDING, None)
+    if JOINED not in session.info:
+        _rolled_back(session.info)
 
 
 @event.listens_for(OrmSession, "after_transaction_end")
 def _publish_committed(session, transaction) -> None:
-    if transaction.parent is None and _COMMITTED in session.info:
-        publish(list(session.info.pop(_COMMITTED).values()))
+    if transaction.parent is None and JOINED not in session.info:
+        _ended(session.info)
+
+
+def _committed(info: dict) -> None:
+    news = info.pop(_PENDING, None)
+    if news:
+        info.setdefault(_COMMITTED, {}).update(news)
+
+
+def _rolled_back(info: dict) -> None:
+    info.pop(_PENDING, None)
+
+
+def _ended(info: dict, _bind=None) -> None:
+    if _COMMITTED in info:
+        publish(list(info.pop(_COMMITTED).values()))
+
+
+on_transaction_end(TransactionHooks(_committed, _rolled_back, _ended))
 
 
 _broker: list = [None, ""]  # (Celery's publishing machinery, its broker URL) last read

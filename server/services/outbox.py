@@ -39,6 +39,7 @@ from sqlmodel import Session, select
 from server import db
 from server.mail import kinds
 from server.models import ORDER_UNAPPLIED, Game, Order, OutboxMessage, utcnow
+from server.light_session import JOINED, TransactionHooks, on_transaction_end
 from server.raw_sql import Raw
 from server.services import task_messages
 from workers.celery_app import celery
@@ -82,26 +83,44 @@ def _collect_flushed(session, _flush_context) -> None:
 
 @event.listens_for(OrmSession, "after_commit")
 def _collect_committed(session) -> None:
-    if session.in_nested_transaction():
-        return  # a savepoint released: its rows are the enclosing transaction's until it commits
-    rows = session.info.pop(_FLUSHED, None)
-    if rows:
-        session.info.setdefault(_COMMITTED, []).extend(rows)
+    # A savepoint released: its rows are the enclosing transaction's until it commits. A
+    # session joined to a light session's transaction: that one's end is the transaction's.
+    if not session.in_nested_transaction() and JOINED not in session.info:
+        _committed(session.info)
 
 
 @event.listens_for(OrmSession, "after_rollback")
 def _forget_rolled_back(session) -> None:
-    session.info.pop(_FLUSHED, None)
+    if JOINED not in session.info:
+        _rolled_back(session.info)
 
 
 @event.listens_for(OrmSession, "after_transaction_end")
 def _publish_committed(session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None and _COMMITTED in session.info:
+    if transaction.parent is None and JOINED not in session.info:
+        _ended(session.info, session.get_bind())
+
+
+def _committed(info: dict) -> None:
+    rows = info.pop(_FLUSHED, None)
+    if rows:
+        info.setdefault(_COMMITTED, []).extend(rows)
+
+
+def _rolled_back(info: dict) -> None:
+    info.pop(_FLUSHED, None)
+
+
+def _ended(info: dict, bind: Engine) -> None:
+    if _COMMITTED in info:
         # A held row (``not_before``: a retractable move's hold, issue 27) is not sent now:
         # the relay sends it once due, unless a retraction withdrew it meanwhile.
-        rows = [r for r in session.info.pop(_COMMITTED) if r.not_before is None]
+        rows = [r for r in info.pop(_COMMITTED) if r.not_before is None]
         if rows:
-            send(session.get_bind(), rows)
+            send(bind, rows)
+
+
+on_transaction_end(TransactionHooks(_committed, _rolled_back, _ended))
 
 
 # Built once and run on the driver's cursor (server/raw_sql.py): most orders write a row.
