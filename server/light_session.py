@@ -2,9 +2,10 @@
 
 The API's order request (server/api/orders.py, and the token check before it) runs about a
 dozen fixed statements on the driver's cursor (server/raw_sql.py) and makes no ORM object on
-its common path. An ORM ``Session`` still cost a sixth of that request's CPU to begin, commit
-and close its transaction (measured in process with py-spy, bench/order_instructions.py):
-its transaction objects and their state checks, the identity map's snapshot, its events. A
+its common path, but an ORM ``Session`` still began, committed and closed its transaction:
+its transaction objects and their state checks, the identity map's snapshot, its events.
+Without them an order executes 6 % fewer instructions (bench/order_instructions.py), and the
+gunicorn workers used a fifth less CPU an order (bench/order_throughput.py, stop 44). A
 ``LightSession`` holds the same transaction on a SQLAlchemy ``Connection`` (the engine's pool,
 its ``begin`` event, its dialect) and offers what the order path asks of a session:
 ``connection``, ``commit``, ``rollback``, ``close``, ``info``, ``get_bind``, ``flush``.
@@ -14,7 +15,8 @@ answered by an ORM ``Session`` joined to the same connection and transaction (SQ
 documented "joining a Session into an external transaction", ``rollback_only``), made at the
 first such call and closed when the transaction ends: so a rare path (a standing order, a game
 over, a refused order's answer) works as it does on a plain session. Its objects are flushed
-before the commit; after the transaction they are detached, their loaded values kept.
+before the commit; after the transaction they are detached, their loaded values kept (not
+expired and read again, as a plain session's are: ``get`` them again for what a commit changed).
 
 After a commit or a rollback the hooks registered with ``on_transaction_end`` run, as the
 ORM session's events do for a plain session (server/services/outbox.py and live.py register
