@@ -37,9 +37,9 @@ from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session, select
 
 from server import db
+from server.light_session import JOINED, TransactionHooks, on_transaction_end
 from server.mail import kinds
 from server.models import ORDER_UNAPPLIED, Game, Order, OutboxMessage, utcnow
-from server.light_session import JOINED, TransactionHooks, on_transaction_end
 from server.raw_sql import Raw
 from server.services import task_messages
 from workers.celery_app import celery
@@ -97,7 +97,7 @@ def _forget_rolled_back(session) -> None:
 
 @event.listens_for(OrmSession, "after_transaction_end")
 def _publish_committed(session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None and JOINED not in session.info:
+    if transaction.parent is None and _COMMITTED in session.info and JOINED not in session.info:
         _ended(session.info, session.get_bind())
 
 
