@@ -145,7 +145,9 @@ def test_with_redis_news_is_published_after_the_commit_and_heard_at_once(app, ja
         new_step = _move(engine, gid)
         thread.join(10)
         assert got["news"] == live.News(gid, new_step, "active")
-        assert got["after"] < 0.5
+        # Far sooner than the watcher's own reads (60 s here); how soon, on a quiet machine,
+        # is bench/live_streams.py's to measure, not a timed assertion's under the suite's load.
+        assert got["after"] < 5
         assert watcher.reads == 0  # no read of the rows: the news came by the channel
     finally:
         watcher.stop()
@@ -320,7 +322,7 @@ def test_the_live_process_holds_streams_up_to_its_limit_and_redis_tells_them(
     """gunicorn as the Procfile's `live` process runs it (server/gunicorn_live.py: gthread),
     one worker of 12 threads: 4 streams (12 less the 8 kept for other requests), the fifth is
     sent back to the version check (204, never a 5xx); a move made by another process (here,
-    the test's order service) reaches the 4 by Redis pub/sub within a second, far sooner than
+    the test's order service) reaches the 4 by Redis pub/sub, far sooner than
     the watcher's own 15 s reads. The pages' origin may read them (CORS), another may not."""
     import http.client
     import subprocess
@@ -382,7 +384,10 @@ def test_the_live_process_holds_streams_up_to_its_limit_and_redis_tells_them(
             while b"data: " not in text:
                 text += answer.readline()
             assert f"id: {new_step}\nevent: step\n".encode() in text
-        assert time.monotonic() - began < 1.0
+        # A third of the watcher's own 15 s reads: only Redis can have told them. (How soon on
+        # a quiet machine is bench/live_streams.py's to measure; a bound of one second, the app
+        # built inside it, was once passed by 30 ms under the suite's load.)
+        assert time.monotonic() - began < 5
     finally:
         for conn, _answer in streams:
             conn.close()
