@@ -18,10 +18,11 @@ over, a refused order's answer) works as it does on a plain session. Its objects
 before the commit; after the transaction they are detached, their loaded values kept (not
 expired and read again, as a plain session's are: ``get`` them again for what a commit changed).
 
-After a commit or a rollback the hooks registered with ``on_transaction_end`` run, as the
-ORM session's events do for a plain session (server/services/outbox.py and live.py register
-both): what the transaction wrote is sent once it has committed and its connection is back in
-the pool, and forgotten if it rolled back. Tested beside a plain session in
+After a commit or a rollback the hooks registered with ``on_transaction_end`` run; an ORM
+session's events run the same hooks (below), so what happens after a transaction is written
+once for both kinds (server/services/outbox.py and live.py register theirs): what the
+transaction wrote is sent once it has committed and its connection is back in the pool, and
+forgotten if it rolled back. Tested beside a plain session in
 tests/server/test_light_session.py.
 """
 
@@ -29,15 +30,19 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
+from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import PendingRollbackError
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session
 
 
 class TransactionHooks(NamedTuple):
     committed: Callable[[dict], None]  # the transaction committed (its info)
     rolled_back: Callable[[dict], None]  # it rolled back
-    ended: Callable[[dict, Engine], None]  # it is over, its connection back in the pool
+    # It is over, its connection back in the pool; the second argument gives the engine
+    # (called only by a hook that has something to send).
+    ended: Callable[[dict, Callable[[], Engine]], None]
 
 
 _HOOKS: list[TransactionHooks] = []
@@ -48,9 +53,34 @@ JOINED = "whistlestop.joined"
 
 
 def on_transaction_end(hooks: TransactionHooks) -> None:
-    """Register what runs after every light session's commit or rollback (at import, once)."""
+    """Register what runs after every session's commit or rollback, a light session's or an
+    ORM session's (at import, once)."""
     if hooks not in _HOOKS:
         _HOOKS.append(hooks)
+
+
+# An ORM session runs the same hooks from its events: a released savepoint is the enclosing
+# transaction's until that commits, and a session joined to a light session's transaction
+# (``JOINED``) leaves its end to the light session.
+@event.listens_for(OrmSession, "after_commit")
+def _orm_committed(session) -> None:
+    if not session.in_nested_transaction() and JOINED not in session.info:
+        for hooks in _HOOKS:
+            hooks.committed(session.info)
+
+
+@event.listens_for(OrmSession, "after_rollback")
+def _orm_rolled_back(session) -> None:
+    if JOINED not in session.info:
+        for hooks in _HOOKS:
+            hooks.rolled_back(session.info)
+
+
+@event.listens_for(OrmSession, "after_transaction_end")
+def _orm_ended(session, transaction) -> None:
+    if transaction.parent is None and JOINED not in session.info:
+        for hooks in _HOOKS:
+            hooks.ended(session.info, session.get_bind)
 
 
 class LightSession:
@@ -175,4 +205,4 @@ class LightSession:
         for hooks in _HOOKS:
             (hooks.committed if committed else hooks.rolled_back)(self.info)
         for hooks in _HOOKS:
-            hooks.ended(self.info, self.bind)
+            hooks.ended(self.info, self.get_bind)

@@ -205,6 +205,7 @@ _COMPARE_AND_SET = Raw(_GAME.update().where(_GAME.c.id == bindparam("match_id"),
                                                 _GAME.c.status == "active")))
 _LOG_INSERT = Raw(LogEntry.__table__.insert())
 _ORDER_INSERT = Raw(Order.__table__.insert())
+_GAME_ROW = Raw(select(*_GAME.c).where(_GAME.c.id == bindparam("game_id")))
 
 
 def _insert_order(session: Session, game_id: int, step: int, seat: str, actions: list,
@@ -213,7 +214,6 @@ def _insert_order(session: Session, game_id: int, step: int, seat: str, actions:
     _ORDER_INSERT.execute(db.connection(session), {
         "game_id": game_id, "step": step, "seat": seat, "actions": actions,
         "status": status, "created_at": now, "updated_at": now})
-_GAME_ROW = Raw(select(*_GAME.c).where(_GAME.c.id == bindparam("game_id")))
 
 
 class GameRow:

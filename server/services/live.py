@@ -31,11 +31,10 @@ import time
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session as OrmSession
 
-from server.light_session import JOINED, TransactionHooks, on_transaction_end
+from server.light_session import TransactionHooks, on_transaction_end
 from server.models import Game
 from server.services import redis_sends
 from server.services.redis_sends import uses_redis
@@ -88,26 +87,6 @@ def changed(session, game_id: int, step: int, status: str) -> None:
     session.info.setdefault(_PENDING, {})[game_id] = News(game_id, step, status)
 
 
-@event.listens_for(OrmSession, "after_commit")
-def _collect_committed(session) -> None:
-    # A savepoint released: the news is the enclosing transaction's until it commits. A
-    # session joined to a light session's transaction: that one's end is the transaction's.
-    if not session.in_nested_transaction() and JOINED not in session.info:
-        _committed(session.info)
-
-
-@event.listens_for(OrmSession, "after_rollback")
-def _forget_rolled_back(session) -> None:
-    if JOINED not in session.info:
-        _rolled_back(session.info)
-
-
-@event.listens_for(OrmSession, "after_transaction_end")
-def _publish_committed(session, transaction) -> None:
-    if transaction.parent is None and JOINED not in session.info:
-        _ended(session.info)
-
-
 def _committed(info: dict) -> None:
     news = info.pop(_PENDING, None)
     if news:
@@ -118,7 +97,7 @@ def _rolled_back(info: dict) -> None:
     info.pop(_PENDING, None)
 
 
-def _ended(info: dict, _bind=None) -> None:
+def _ended(info: dict, _bind) -> None:
     if _COMMITTED in info:
         publish(list(info.pop(_COMMITTED).values()))
 

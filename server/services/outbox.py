@@ -26,18 +26,17 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import timedelta
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import engine.core as game_engine
 from flask import has_request_context
 from sqlalchemy import bindparam, event, func, or_, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session as OrmSession
-from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session, select
 
 from server import db
-from server.light_session import JOINED, TransactionHooks, on_transaction_end
+from server.light_session import TransactionHooks, on_transaction_end
 from server.mail import kinds
 from server.models import ORDER_UNAPPLIED, Game, Order, OutboxMessage, utcnow
 from server.raw_sql import Raw
@@ -81,26 +80,6 @@ def _collect_flushed(session, _flush_context) -> None:
         session.info.setdefault(_FLUSHED, []).extend(rows)
 
 
-@event.listens_for(OrmSession, "after_commit")
-def _collect_committed(session) -> None:
-    # A savepoint released: its rows are the enclosing transaction's until it commits. A
-    # session joined to a light session's transaction: that one's end is the transaction's.
-    if not session.in_nested_transaction() and JOINED not in session.info:
-        _committed(session.info)
-
-
-@event.listens_for(OrmSession, "after_rollback")
-def _forget_rolled_back(session) -> None:
-    if JOINED not in session.info:
-        _rolled_back(session.info)
-
-
-@event.listens_for(OrmSession, "after_transaction_end")
-def _publish_committed(session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None and _COMMITTED in session.info and JOINED not in session.info:
-        _ended(session.info, session.get_bind())
-
-
 def _committed(info: dict) -> None:
     rows = info.pop(_FLUSHED, None)
     if rows:
@@ -111,13 +90,13 @@ def _rolled_back(info: dict) -> None:
     info.pop(_FLUSHED, None)
 
 
-def _ended(info: dict, bind: Engine) -> None:
+def _ended(info: dict, bind: Callable[[], Engine]) -> None:
     if _COMMITTED in info:
         # A held row (``not_before``: a retractable move's hold, issue 27) is not sent now:
         # the relay sends it once due, unless a retraction withdrew it meanwhile.
         rows = [r for r in info.pop(_COMMITTED) if r.not_before is None]
         if rows:
-            send(bind, rows)
+            send(bind(), rows)
 
 
 on_transaction_end(TransactionHooks(_committed, _rolled_back, _ended))
