@@ -217,8 +217,8 @@ def check(cfg: Mapping) -> None:
 
 def welcome(cfg: dict) -> str:
     """The line ``scripts/run`` starts with: the address to open, and where sent mail is shown
-    when the embedded mail catcher keeps it."""
+    when the embedded mail catcher keeps it (shown on a loopback BASE_URL only)."""
     line = f"Whistlestop: open {cfg['BASE_URL']}/ in a browser"
-    if cfg["MAIL_CATCHER"]:
+    if cfg["MAIL_CATCHER"] and is_loopback_url(cfg["BASE_URL"]):
         line += f"; the mail it sends is shown at {cfg['BASE_URL']}/mail"
     return line + "."

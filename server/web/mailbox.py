@@ -3,6 +3,8 @@ see it, with working links, so one person can try a game from both seats in one 
 
 The `mail` process keeps what it catches in MAIL_CATCHER_DIR (one .eml each); this page only
 reads them. Off (404) when MAIL_CATCHER is false: with a real SMTP server there is nothing here.
+It shows sign-in links, so it answers only on a server only this machine reaches (BASE_URL a
+loopback address, the same check as /metrics without its token); on any other, 403.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import re
 from email import policy
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, make_response
+from flask import Blueprint, Response, abort, current_app, make_response
 
+from server.config import is_loopback_url
 from server.web.pages import page
 
 bp = Blueprint("mailbox", __name__)
@@ -25,6 +28,12 @@ LISTED = 200
 def _folder() -> Path:
     if not current_app.config["MAIL_CATCHER"]:
         abort(404)
+    if not is_loopback_url(current_app.config.get("BASE_URL", "")):
+        # Every mail sent, sign-in links included: for the person at this machine only.
+        abort(Response("The mail catcher's pages (/mail) are shown only on a server whose "
+                       "WHISTLESTOP_BASE_URL is a loopback address; on a public server, send "
+                       "mail through a real SMTP server and set WHISTLESTOP_MAIL_CATCHER=false.\n",
+                       status=403, mimetype="text/plain"))
     return Path(current_app.config["MAIL_CATCHER_DIR"])
 
 
