@@ -26,6 +26,7 @@ from sqlmodel import Session, select
 from server.catalogue import N_
 from server.models import Game, RematchOffer, Seat, UsedLink, User, utcnow
 from server.services import games as orders
+from server.services import links
 from server.services import outbox
 from server.services.lobby import LobbyError, may_see, seat_rows
 from server.services.users import sha256_hex
@@ -212,7 +213,8 @@ def read_token(session: Session, secret: str, token: str, game_id: int,
     """(user id, action, digest) of a link's token for this game; LobbyError in words if it is
     damaged, expired, for another game, or used."""
     try:
-        data = URLSafeTimedSerializer(secret, salt=SALT).loads(token, max_age=max_age)
+        data, signed_at = URLSafeTimedSerializer(secret, salt=SALT).loads(
+            token, max_age=max_age, return_timestamp=True)
         user_id, action, for_game = int(data["u"]), str(data["a"]), int(data["g"])
     except SignatureExpired:
         raise LobbyError("forbidden", N_("This link has expired; offer or accept the rematch "
@@ -222,8 +224,12 @@ def read_token(session: Session, secret: str, token: str, game_id: int,
                                          "server: copy the whole link from the mail.")) from None
     if for_game != game_id or action not in ACTIONS:
         raise LobbyError("forbidden", N_("This link is not for this game."))
-    digest = hashlib.sha256(("rematch:" + token).encode()).hexdigest()
-    if session.exec(select(UsedLink.id).where(UsedLink.digest == digest)).first():
+    # Kept as the digest of what the signature covers (links.canonical_digest): every
+    # encoding of one token the signature accepts (padding appended) is the same link. The
+    # text's digest too: links used before were kept by it.
+    digest = links.canonical_digest(SALT, data, signed_at)
+    text = hashlib.sha256(("rematch:" + token).encode()).hexdigest()
+    if session.exec(select(UsedLink.id).where(UsedLink.digest.in_([digest, text]))).first():
         raise LobbyError("conflict", N_("This link has been used already."))
     return user_id, action, digest
 
