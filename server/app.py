@@ -26,6 +26,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     from server import request_limits; request_limits.init_app(app)  # noqa: E702  sizes, JSON
     from server import security_headers; security_headers.init_app(app)  # noqa: E702  framing...
+    from server import trusted_proxies; trusted_proxies.init_app(app)  # noqa: E702  X-Forwarded-*
     from server import rate_limits; rate_limits.init_app(app)  # noqa: E702  mail, accounts, games
     from server.api import blueprints; blueprints.init_app(app)  # noqa: E702  /api/v1 (OpenAPI)
     from server import metrics; metrics.init_app(app)  # noqa: E702  GET /metrics

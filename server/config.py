@@ -128,6 +128,11 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "WEBHOOK_ALLOW_PRIVATE": _get(env, "WEBHOOK_ALLOW_PRIVATE", "false").strip().lower()
         in ("1", "true", "yes"),
         "BASE_URL": _get(env, "BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
+        # How many reverse proxies stand in front of gunicorn, each appending the address it
+        # saw to X-Forwarded-For (server/trusted_proxies.py: werkzeug's ProxyFix): the
+        # per-client limits count the client the outermost of them saw. 0: gunicorn faces the
+        # clients, and X-Forwarded-For is ignored.
+        "TRUSTED_PROXY_HOPS": _count(env, "TRUSTED_PROXY_HOPS", "0"),
         # The game pages' live news streams (server/web/live.py) are served by the Procfile's
         # `live` process on LIVE_PORT (server/gunicorn_live.py); the pages reach it at
         # LIVE_URL: unset, BASE_URL's host on LIVE_PORT; "same-origin" when a proxy routes
@@ -155,6 +160,14 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # `whistlestop stuck-steps`: a decision waiting this long (seconds; 7 days) is reported.
         "DECISION_STUCK_AFTER_SECONDS": int(_get(env, "DECISION_STUCK_AFTER_SECONDS", "604800")),
     }
+
+
+def _count(env: Mapping[str, str], name: str, default: str) -> int:
+    """A whole number of 0 or more; ConfigError naming the variable otherwise."""
+    value = _get(env, name, default).strip()
+    if not value.isascii() or not value.isdigit():
+        raise ConfigError(f"{PREFIX}{name} must be a whole number of 0 or more, not {value!r}.")
+    return int(value)
 
 
 def _rate_defaults() -> dict:

@@ -12,9 +12,10 @@ database (``ALL_BOT_GAMES``), not here: a game that ends gives its place back.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
-from flask import Flask, current_app, has_app_context
+from flask import Flask, current_app, has_app_context, request
 from limits import parse, storage, strategies
 
 # name: (config key, default)
@@ -35,6 +36,23 @@ class TooMany(Exception):
     def __init__(self, name: str, retry_after: int):
         super().__init__(name)
         self.name, self.retry_after = name, max(1, retry_after)
+
+
+def client() -> str:
+    """The client a per-client limit counts: the request's peer, or behind
+    TRUSTED_PROXY_HOPS reverse proxies the client the outermost one saw
+    (server/trusted_proxies.py); an IPv6 client by its /64, the block one subscriber is given
+    (counted by address, it would never run out)."""
+    address = request.remote_addr or ""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def defaults() -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app
 from flask_smorest import Blueprint
 from sqlalchemy.exc import IntegrityError
 
@@ -34,8 +34,14 @@ def sign_up(data):
     if not current_app.config["OPEN_SIGNUP"]:
         raise Problem("signup-closed", "This server does not take sign-ups; ask its operator "
                       "for an account.")
+    try:  # the reserved domains: nobody's mailbox, and the deleted accounts' tombstones
+        users.check_address(data["email"])
+    except users.AddressRefused as refused:
+        raise Problem("invalid-request", "No mail can reach an address in the reserved domain "
+                      f"\".{refused.domain}\" (RFC 6761); give the email address you play "
+                      "with.", errors={"json": {"email": ["In a reserved domain."]}}) from None
     try:  # each sign-up mails an address: not too many, nor from one client
-        rate_limits.hit("sign_up_client", request.remote_addr)
+        rate_limits.hit("sign_up_client", rate_limits.client())
         rate_limits.hit("sign_in_address", users.normalize_email(data["email"]))
     except rate_limits.TooMany as too_many:
         raise Problem("too-many-requests", "Too many sign-ups or mails to this address just "

@@ -118,9 +118,15 @@ def send():
     if not is_email(email):
         return sign_in_page(next_path, 422, _("Give the email address you play with, like "
                                               "name@example.org."), email)
+    domain = users.reserved_domain(email)
+    if domain is not None:   # nobody's mailbox, and the deleted accounts' tombstones
+        return sign_in_page(next_path, 422, _(
+            "No mail can reach an address in the reserved domain “.%(domain)s”: give the "
+            "email address you play with.", domain=domain), email)
     try:  # a mail to somebody's address costs them: not too many, nor from one client
+        # (the client first: one past its own limit uses up nothing of the address's)
+        rate_limits.hit("sign_in_client", rate_limits.client())
         rate_limits.hit("sign_in_address", users.normalize_email(email))
-        rate_limits.hit("sign_in_client", request.remote_addr)
     except rate_limits.TooMany as too_many:
         answer = sign_in_page(next_path, 429, _(
             "Too many sign-in mails were asked for just now; try again in %(minutes)s "
