@@ -118,6 +118,9 @@ def _create_user(args) -> int:
     from server.services import display_names, users
 
     email = _check_email(args.email)
+    if users.reserved_domain(email) is not None:   # the deleted accounts' tombstones among them
+        raise CommandError(f"no mail can reach {email}: .{users.reserved_domain(email)} is a "
+                           "reserved domain")
     with _session() as session:
         try:
             user = users.create_user(session, email, display_name=args.name or "")

@@ -13,24 +13,31 @@ seat and starts it (the game's page says so: no mail tells of such news); one no
 joined is withdrawn (``lobby.withdraw``): nobody could ever start it.
 
 Erased, in one transaction: the address (replaced by ``deleted-<id>@deleted.invalid``, which
-no mail reaches), the display name, language and time zone, the address's proof, API tokens,
+no mail reaches and nobody can claim first: every place an address is taken refuses the reserved
+domains, users.check_address; an address taken before that rule, or by the operator's hand, gets
+``deleted-<id>-<random>@deleted.invalid`` instead, never a failure), the display name, language and time zone, the address's proof, API tokens,
 webhooks (and their queued posts), notes, the calendar feed's key, followed games, idempotency
-records, digests, every browser session (the session epoch moves on), and the address where
-other rows keep it (sent mails' recipient, invitations). Kept: the User row's id, nameless, so
+records, digests, every browser session and every sign-in link mailed before (the session
+epoch moves on: both carry it), and the address where other rows keep it (sent mails' address
+and recipient, invitations, the payloads of the outbox's rows, sent or not). Kept: the User row's id, nameless, so
 that other players' games keep their seats, orders and logs, shown as "a deleted player"
 (display_names.shown); the AccountDeletion row (when, and which seats were handed over).
 Other services erase their own data by ``register_eraser`` (the chat's messages, say)."""
 
 from __future__ import annotations
 
-from typing import Callable
+import json
+import re
+import secrets
+from typing import Any, Callable
 
-from sqlalchemy import delete, update
+from sqlalchemy import Text, cast, delete, func, or_, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from server.models import (AccountDeletion, ApiToken, CalendarFeed, Digest, Game,
-                           IdempotencyKey, MailSent, Seat, SeatNote, Spectator, User, Webhook,
-                           WebhookSent, utcnow)
+                           IdempotencyKey, MailSent, OutboxMessage, Seat, SeatNote, Spectator,
+                           User, Webhook, WebhookSent, utcnow)
 from server.services import lobby, users
 
 DELETED_DOMAIN = "deleted.invalid"
@@ -132,15 +139,62 @@ def _leave_open_games(session: Session, user_id: int) -> None:
     session.flush()
 
 
+def _take_tombstone(session: Session, user: User) -> str:
+    """Give the account its tombstone address and return it: ``deleted-<id>@deleted.invalid``,
+    or, when another account has that one (claimed before the reserved domains were refused),
+    one with a random part; a collision met on writing is tried again, never a failure."""
+    plain = f"deleted-{user.id}@{DELETED_DOMAIN}"
+    for attempt in range(5):
+        tombstone = plain if attempt == 0 else \
+            f"deleted-{user.id}-{secrets.token_hex(6)}@{DELETED_DOMAIN}"
+        if session.exec(select(User.id).where(User.email == tombstone,
+                                              User.id != user.id)).first() is not None:
+            continue
+        try:
+            with session.begin_nested():
+                session.execute(update(User).where(User.id == user.id)
+                                .values(email=tombstone))
+            return tombstone
+        except IntegrityError:
+            continue
+    raise RuntimeError("no free tombstone address")   # five random misses: not in this world
+
+
+def _scrubbed(value: Any, address: re.Pattern, tombstone: str) -> Any:
+    """``value`` (a JSON payload) with every mention of the address replaced by the tombstone."""
+    if isinstance(value, str):
+        return address.sub(tombstone, value)
+    if isinstance(value, list):
+        return [_scrubbed(v, address, tombstone) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrubbed(v, address, tombstone) for k, v in value.items()}
+    return value
+
+
+def _scrub_outbox(session: Session, address: str, tombstone: str) -> None:
+    """Replace the address in the payloads of the outbox's rows, sent or not (an invitation, a
+    mail's quoted lines): found by the payload's text, in any case."""
+    text = func.lower(cast(OutboxMessage.payload, Text))
+    spellings = {address.lower(), json.dumps(address.lower())[1:-1]}
+    pattern = re.compile(re.escape(address), re.IGNORECASE)
+    for row in session.exec(select(OutboxMessage).where(or_(*(
+            text.contains(spelling, autoescape=True) for spelling in spellings)))).all():
+        row.payload = _scrubbed(row.payload, pattern, tombstone)
+        session.add(row)
+
+
 def _erase(session: Session, user: User) -> None:
     address = user.email
-    tombstone = f"deleted-{user.id}@{DELETED_DOMAIN}"
+    tombstone = _take_tombstone(session, user)
     hooks = select(Webhook.id).where(Webhook.user_id == user.id)
     session.execute(delete(WebhookSent).where(WebhookSent.webhook_id.in_(hooks)))
     for model in (Webhook, ApiToken, SeatNote, CalendarFeed, Spectator, IdempotencyKey, Digest):
         session.execute(delete(model).where(model.user_id == user.id))
     session.execute(update(MailSent).where(MailSent.address == address)
                     .values(address=tombstone))
+    session.execute(update(MailSent).where(MailSent.recipient == f"invite:{address}")
+                    .values(recipient=f"invite:{tombstone}"))
+    _scrub_outbox(session, address, tombstone)
     session.execute(update(Seat).where(Seat.invite_email == address).values(invite_email=None))
     for erase in ERASERS:
         erase(session, user)

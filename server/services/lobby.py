@@ -21,7 +21,7 @@ from server.models import Game, GameChat, Order, OutboxMessage, Seat, Spectator,
 from server.raw_sql import Raw
 from server.services import games as orders
 from server.services import live, ratings
-from server.services.users import normalize_email, proven, sha256_hex
+from server.services.users import normalize_email, proven, reserved_domain, sha256_hex
 
 
 class LobbyError(Exception):
@@ -103,6 +103,12 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
                                          "address or null."), game=game_type,
                          seats=", ".join(names))
     emails = [normalize_email(e) for e in seats.values() if e]
+    for email in emails:     # nobody's mailbox, and the deleted accounts' tombstones
+        if reserved_domain(email) is not None:
+            raise LobbyError("invalid", N_("No mail can reach %(email)s: “.%(domain)s” is a "
+                                             "reserved domain. Invite an address somebody "
+                                             "reads, or leave the seat open for an invitation "
+                                             "code."), email=email, domain=reserved_domain(email))
     if len(emails) != len(set(emails)):
         raise LobbyError("invalid", N_("One person cannot take two seats in the same game."))
     timing = check_timing(timing)
@@ -244,7 +250,10 @@ def may_follow(game: Game, user, seat: str | None, following: set[int]) -> bool:
 
 def may_see(session: Session, game: Game, user: User | None,
             seats: list[Seat] | None = None) -> bool:
-    """Whether the user may see the game at all (a private game is invisible to others).
+    """Whether the user may see the game at all (a private game is invisible to others): a
+    public game, anybody; a private one, its creator, its players and those invited to a seat
+    still free. Following a private game (``spectate``) grants nothing of its own: the follow
+    rests on the invitation, and ends with it (``drop_lapsed_follows``).
     ``seats``: the game's ``seat_holders``, when the caller has read them already."""
     if game.public:
         return True
@@ -252,11 +261,21 @@ def may_see(session: Session, game: Game, user: User | None,
         return False
     if game.created_by == user.id:
         return True
-    for seat in seats if seats is not None else seat_holders(session, game.id):
-        if seat.user_id == user.id or invited(seat, user):
-            return True
-    return session.exec(select(Spectator).where(Spectator.game_id == game.id,
-                                                Spectator.user_id == user.id)).first() is not None
+    return any(seat.user_id == user.id or invited(seat, user)
+               for seat in (seats if seats is not None else seat_holders(session, game.id)))
+
+
+def drop_lapsed_follows(session: Session, game: Game) -> None:
+    """Delete the follows of a private game whose followers may no longer see it (the
+    invitation they followed it by lapsed: its seat was taken by somebody else); in the
+    session's transaction."""
+    if game.public:
+        return
+    seats = seat_holders(session, game.id)
+    for row in session.exec(select(Spectator).where(Spectator.game_id == game.id)).all():
+        if not may_see(session, game, session.get(User, row.user_id), seats):
+            session.delete(row)
+    session.flush()
 
 
 def invited(seat, user) -> bool:
@@ -303,11 +322,16 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
         row = matches[0]
         if row.user_id is not None:
             raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=row.seat)
-        # Compare-and-set on the seat: two people racing for one code get one seat.
+        # Compare-and-set on the seat: two people racing for one code get one seat. The code
+        # is used up (its hash goes): were the seat freed again (its player deleted the account
+        # before the start), whoever saw the code meanwhile could not take it; its creator
+        # makes a new one (new_code).
         done = session.execute(update(Seat).where(Seat.id == row.id, Seat.user_id.is_(None))
-                               .values(user_id=user.id, joined_at=utcnow()))
+                               .values(user_id=user.id, joined_at=utcnow(),
+                                       invite_token_hash=None))
         if done.rowcount != 1:
             raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=row.seat)
+        drop_lapsed_follows(session, game)    # an invitation to this seat lapsed with it
         session.add(OutboxMessage(kind="seat_joined", payload={
             "game_id": game_id, "seat": row.seat, "user_id": user.id}))
         session.commit()

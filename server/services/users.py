@@ -40,6 +40,38 @@ def normalize_email(email: str) -> str:
     return email.strip().lower()
 
 
+# Top-level domains that never reach anybody's mailbox (RFC 2606 section 2, RFC 6761 section
+# 6): no address in them can be proven, and ``deleted.invalid`` holds the tombstones of deleted
+# accounts (services/account_deletion.py). An address in one is refused wherever an address is
+# taken (sign-in, sign-up, an invitation), so that nobody can claim a deleted account's
+# tombstone before its owner's deletion takes it. example.com, .net and .org are not refused:
+# RFC 6761 section 6.5 asks applications not to treat them as special.
+RESERVED_TLDS = ("invalid", "test", "example", "localhost")
+
+
+class AddressRefused(ValueError):
+    """An address no mail can reach: in a reserved top-level domain (``domain``)."""
+
+    def __init__(self, domain: str):
+        super().__init__(domain)
+        self.domain = domain
+
+
+def reserved_domain(email: str) -> str | None:
+    """The reserved top-level domain an address is in (see RESERVED_TLDS), or None."""
+    domain = normalize_email(email).rpartition("@")[2].rstrip(".")
+    top = domain.rpartition(".")[2]
+    return top if top in RESERVED_TLDS else None
+
+
+def check_address(email: str) -> str:
+    """The address in its normal form; AddressRefused if it is in a reserved domain."""
+    top = reserved_domain(email)
+    if top is not None:
+        raise AddressRefused(top)
+    return normalize_email(email)
+
+
 def proven(user) -> bool:
     """Whether the user's address is proven (a User row, or the web's signed-in reader)."""
     return getattr(user, "email_verified_at", None) is not None

@@ -209,6 +209,8 @@ REFUSALS = {
                          "the whole link from the mail, or ask for a new one below.")),
     "used": (409, N_("This sign-in link has been used already: each works once. Ask for a "
                      "new one below.")),
+    "void": (410, N_("This sign-in link no longer works: its account was deleted, or signed "
+                     "out everywhere, since it was mailed.")),
 }
 
 
