@@ -505,6 +505,28 @@ def games_of(session: Session, user: User, status: str | None = None) -> list[Ga
     return list(session.exec(query.order_by(Game.id.desc())).all())
 
 
+def visible_to(reader):
+    """The SQL condition of the games ``reader`` (None: anybody) may see: ``may_see``'s rule
+    (public; else created, played or invited to a free seat with a proven address)."""
+    if reader is None:
+        return Game.public.is_(True)
+    invited_here = (Seat.invite_email == reader.email) & Seat.user_id.is_(None) \
+        if proven(reader) else false()
+    theirs = select(Seat.game_id).where((Seat.user_id == reader.id) | invited_here)
+    return Game.public.is_(True) | (Game.created_by == reader.id) | Game.id.in_(theirs)
+
+
+def finished_games_of(session: Session, user_id: int, reader,
+                      limit: int = 10) -> list[tuple[Game, str]]:
+    """A player's finished games that ``reader`` (None: anybody) may see, newest first, with
+    the player's seat: what their public page lists (a private game only to its own)."""
+    return list(session.exec(select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
+                             .where(Seat.user_id == user_id, Game.status == "finished",
+                                    visible_to(reader))
+                             .order_by(Game.finished_at.desc(), Game.id.desc())
+                             .limit(limit)).all())
+
+
 def public_games(session: Session, status: str | None = None) -> list[Game]:
     """The public games anybody may follow, newest first."""
     query = select(Game).where(Game.public.is_(True))

@@ -1,7 +1,7 @@
 """The ratings on the pages (issue 27 item 6): a game's public ladder, a section per role pool
 (/ladder/<game>), and a player's page (/players/<id>): their ratings per game and role, and
 their recent finished games. Public, like results: names are the ones players chose (never an
-address), bots by their level."""
+address), bots by their level; a private game is listed only to those who may see it."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from flask import Blueprint, abort
 from server import db
 from server.games import UnknownGame, presenter
 from server.models import User
-from server.services import display_names, ratings
-from server.web.pages import page
+from server.services import display_names, lobby, ratings
+from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.words import N_, _, locale
 
@@ -82,7 +82,7 @@ def player(user_id: int):
                                      ratings.place(session, row)),
                             "game": shown.title(loc), "game_type": row.game_type})
         recent = []
-        for game, seat in ratings.recent_games(session, user_id):
+        for game, seat in lobby.finished_games_of(session, user_id, reader()):
             try:
                 shown = presenter(game.game_type)
             except UnknownGame:
