@@ -10,7 +10,7 @@ from server import db
 from server.api import access, auth, present, schemas
 from server.api.problems import Problem, not_found
 from server.models import Game, utcnow
-from server.services import chat, lobby, reach
+from server.services import chat, lobby, retract
 from server.services.users import sha256_hex
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
@@ -188,10 +188,12 @@ def show_move(game_id):
     game page's "Show the move now" does the same; a GET never does."""
     user = auth.current_user()
     with db.session() as session:
-        game, seat = access.playing(session, game_id, user)
-        if game.status == "active":
-            reach.record(session.connection(), game.id, seat, game.step, "api", utcnow())
+        _game, seat = access.playing(session, game_id, user)
+        # Under the game's lock, as a take back: one of the two happens wholly first.
+        if retract.show(session, game_id, seat, "api", utcnow()):
             session.commit()
+        # The answer: one snapshot (the state and its log read together).
+        db.read_afresh(session)
         return present.game_body(session, session.get(Game, game_id), user)
 
 

@@ -16,6 +16,14 @@ no mail or webhook taken: services/reach.py), its mover may take it back:
 
 After the hold, once seen, or once the game moved on, the move is final. A sealed order is
 never taken back: its step resolved with every seat's order.
+
+A take back and a "seen" (``show``: the API's show-move, the game page's POST) each hold the
+game's row lock (``locked_game``) while they read and write, on PostgreSQL as on SQLite (whose
+writers all hold the database's lock): one of them happens wholly before the other, so the next
+player is never shown a move that is then taken back (issue 45, M3). The game row rather than
+a compare-and-set on the hold's row: every other writer of the game (orders, deadlines, the
+take back itself) takes that lock already, and "seen" stays one fact (``Seat.reached_step``)
+whichever channel told it.
 """
 
 from __future__ import annotations
@@ -123,10 +131,11 @@ def open_hold(session: Session, game, now: datetime | None = None) -> Retractabl
 
 def _seen(session: Session, game, row: Retractable) -> bool:
     """Whether the next seat has seen the move: a channel reached its player at the step the
-    move led to (a page view's POST, or a held mail or webhook that went out after all)."""
-    seat = session.exec(select(Seat).where(Seat.game_id == game.id,
-                                           Seat.seat == row.next_seat)).first()
-    if seat is not None and seat.reached_step is not None and seat.reached_step >= game.step:
+    move led to (a page view's POST, or a held mail or webhook that went out after all).
+    Read afresh (a column, not a Seat the session may hold from before the game's lock)."""
+    reached = session.exec(select(Seat.reached_step).where(Seat.game_id == game.id,
+                                                           Seat.seat == row.next_seat)).first()
+    if reached is not None and reached >= game.step:
         return True
     if row.held:
         sent = session.exec(select(OutboxMessage.id).where(
@@ -169,10 +178,34 @@ def _why_not(session: Session, game, seat: str) -> RetractRefused:
     return refused(code or "no_hold")
 
 
+def locked_game(session: Session, game_id: int) -> Game | None:
+    """The game read afresh under its row's lock (SELECT ... FOR UPDATE on PostgreSQL; on
+    SQLite every writer holds the database's write lock from its BEGIN), or None: what a take
+    back and a "seen" both hold, so that one of them happens wholly before the other."""
+    return session.exec(select(Game).where(Game.id == game_id).with_for_update()
+                        .execution_options(populate_existing=True)).first()
+
+
+def show(session: Session, game_id: int, seat: str, by: str, at: datetime,
+         step: int | None = None) -> bool:
+    """Record, in the caller's transaction, that ``seat``'s player was shown the game at
+    ``step`` (default: the game's step now; a page's step is the one it showed): a held move
+    seen so is final. Under the game's row lock (``locked_game``), as a take back is: a show
+    that comes first makes the take back refuse ("seen"); one that comes after finds the game
+    at the new step, the move gone. No commit. Whether it recorded anything."""
+    game = locked_game(session, game_id)
+    if game is None or game.status != "active":
+        return False
+    step = game.step if step is None else step
+    if not 0 <= step <= game.step:
+        return False
+    reach.record(session.connection(), game.id, seat, step, by, at)
+    return True
+
+
 def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime,
              before_commit=None) -> Retracted:
-    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()
-                        .execution_options(populate_existing=True)).first()
+    game = locked_game(session, game_id)
     if game is None:
         raise games.GameNotFound(game_id)
     if game.status != "active":
@@ -180,7 +213,8 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
     if step != game.step:
         raise games.StaleStep(game.step, games._prompt(game, seat))
     row = session.exec(select(Retractable).where(Retractable.game_id == game.id,
-                                                 Retractable.step == game.step - 1)).first()
+                                                 Retractable.step == game.step - 1)
+                       .execution_options(populate_existing=True)).first()
     if row is None or row.retracted_at is not None:
         raise _why_not(session, game, seat)
     if row.seat != seat:

@@ -79,8 +79,8 @@ def seen(game_id: int):
         if check_form():
             abort(400)
         step = whole(request.form.get("step", ""), -1)
-        if game.status == "active" and 0 <= step <= game.step:
-            reach.record(session.connection(), game.id, seat, step, "page", utcnow())
+        # Under the game's lock, as a take back is: one of the two happens wholly first.
+        if retract.show(session, game.id, seat, "page", utcnow(), step):
             session.commit()
     if request.form.get("show"):  # "Show the move" of a held move: seen now, so final
         return redirect(f"/games/{game_id}#decision-h", 303)
