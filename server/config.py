@@ -98,6 +98,11 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "MAIL_CATCHER": _get(env, "MAIL_CATCHER", "true").strip().lower() in ("1", "true", "yes"),
         "MAIL_CATCHER_DIR": _get(env, "MAIL_CATCHER_DIR", str(var_dir / "mail" / "outbound")),
         "MAIL_DOMAIN": _get(env, "MAIL_DOMAIN", "whistlestop.localhost"),
+        # The authserv-id of the MTA that receives the players' mail and writes its verdict in
+        # Authentication-Results (RFC 8601): only its headers are read, and an order or a chat
+        # line by mail needs its aligned pass (DMARC, or DKIM or SPF for the From domain).
+        # Empty (the embedded default): the topmost header's failures alone refuse a mail.
+        "MAIL_AUTHSERV_ID": _get(env, "MAIL_AUTHSERV_ID", "").strip(),
         # POST /inbound/mail (a mail provider's inbound hook) requires this secret as a bearer
         # token or HTTP Basic password; empty turns the hook off (404). Bodies larger than
         # INBOUND_MAIL_MAX_BYTES are refused (413).

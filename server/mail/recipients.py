@@ -39,13 +39,17 @@ class MailSettings:
     sender_name: str
     secret: str
     sign_in_minutes: int = 60  # how long a sign-in link works (SIGN_IN_MAX_AGE_SECONDS)
+    # The receiving MTA's authserv-id (MAIL_AUTHSERV_ID): only its Authentication-Results
+    # count, and a mail needs its aligned pass (server/mail/inbound/read.py); "": the default.
+    authserv_id: str = ""
 
     @classmethod
     def from_config(cls, cfg) -> "MailSettings":
         return cls(base_url=cfg["BASE_URL"], domain=cfg["MAIL_DOMAIN"], sender=cfg["MAIL_FROM"],
                    sender_name=cfg["MAIL_FROM_NAME"],
                    secret=cfg["SECRET_KEY"],
-                   sign_in_minutes=max(1, round(cfg["SIGN_IN_MAX_AGE_SECONDS"] / 60)))
+                   sign_in_minutes=max(1, round(cfg["SIGN_IN_MAX_AGE_SECONDS"] / 60)),
+                   authserv_id=(cfg.get("MAIL_AUTHSERV_ID") or "").strip())
 
     @property
     def links(self) -> contexts.Links:

@@ -88,7 +88,7 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
         if row.handled_at is not None:
             _finish(engine, inbound_id, message_id, None, [])
             return "duplicate"
-        reply = read_reply(row.raw, settings.domain)
+        reply = read_reply(row.raw, settings.domain, settings.authserv_id)
     if reply.kind == Kind.ORDER and reply.sender and not _within_limit(reply.sender):
         log.info("inbound #%s ignored: too many mails from its sender", inbound_id)
         _finish(engine, inbound_id, message_id, {"kind": "limited",

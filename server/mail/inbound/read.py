@@ -8,6 +8,8 @@ from email import message_from_bytes
 from email.message import EmailMessage
 from typing import cast
 
+import authres
+
 from server.mail.inbound import automated, headers
 from server.mail.inbound.body import Unreadable, body_text
 from server.mail.inbound.new_text import read_new_text
@@ -28,8 +30,9 @@ _TOKEN_LOCAL_PART = re.compile(r"[rR]\+([A-Za-z0-9_.\-]+)")
 _GARBLED = re.compile("[\ufffd\x00-\x08\x0b-\x1f\x7f]")
 
 
-def read_reply(raw: bytes, domain: str) -> Reply:
-    """What the mail is and says; never raises on malformed input (kind "unreadable")."""
+def read_reply(raw: bytes, domain: str, authserv_id: str | None = None) -> Reply:
+    """What the mail is and says; never raises on malformed input (kind "unreadable").
+    ``authserv_id``: the receiving MTA's, when the operator names it (authentication_failure)."""
     try:
         msg = cast(EmailMessage, message_from_bytes(raw, policy=headers.POLICY))
     except Exception:  # the stdlib parser recurses per MIME level: RecursionError past ~1000
@@ -47,7 +50,7 @@ def read_reply(raw: bytes, domain: str) -> Reply:
         in_reply_to=next(iter(headers.message_ids(msg, "In-Reply-To")), None),
         references=headers.message_ids(msg, "References"),
         subject=subject,
-        auth_failed=authentication_failure(msg),
+        auth_failed=authentication_failure(msg, authserv_id, senders[0] if senders else None),
     )
     automatic = automated.classify(msg, subject, reply.sender)
     if automatic:
@@ -64,18 +67,81 @@ def read_reply(raw: bytes, domain: str) -> Reply:
     return replace(reply, lines=reading.lines, closing=reading.closing)
 
 
-# A method's result in Authentication-Results (RFC 8601): "dkim=fail", "spf=fail (...)".
-_AUTH_FAIL = re.compile(r"(?:^|[;\s])(dmarc|dkim|spf)\s*=\s*fail\b", re.IGNORECASE)
+# A method's failure in Authentication-Results (RFC 8601): "dkim=fail", "spf=fail (...)", and
+# SPF's "softfail" (the sender's domain says the host is probably not its own), a failure here.
+_AUTH_FAIL = re.compile(r"(?:^|[;\s])(dmarc|dkim|spf)\s*=\s*(fail|softfail)\b", re.IGNORECASE)
 
 
-def authentication_failure(msg: EmailMessage) -> str | None:
-    """"dmarc=fail" (or dkim, spf) when the topmost Authentication-Results header - the one the
-    receiving server added last - reports it; None when it reports none or there is none. Only
-    failures are read: a sender can write any header himself, but a forged failure only refuses
-    his own mail, while a forged "pass" is never believed."""
-    value = headers.text(msg, "Authentication-Results")
-    found = _AUTH_FAIL.search(value or "")
-    return f"{found[1].lower()}=fail" if found else None
+def authentication_failure(msg: EmailMessage, authserv_id: str | None = None,
+                           sender: str | None = None) -> str | None:
+    """Why the receiving server's Authentication-Results do not let the mail act ("spf=softfail",
+    "no aligned pass from mx.example"), or None.
+
+    With no ``authserv_id`` (the embedded default: our own inbound SMTP, or a provider's hook),
+    only the topmost header is read - the one the receiving server added last - and only its
+    failures: a sender can write any header himself, but a forged failure only refuses his own
+    mail, while a forged "pass" is never believed.
+
+    Where the operator names the receiving MTA's authserv-id, every header of that id is read
+    and every other ignored (RFC 8601 §5: the MTA removes headers of its own id that came with
+    the mail, so only it can have written them); any failure refuses, and the mail needs that
+    server's pass aligned with the From domain: DMARC pass, or a DKIM pass signed for it, or an
+    SPF pass for it."""
+    values = headers.texts(msg, "Authentication-Results")
+    if not authserv_id:
+        found = _AUTH_FAIL.search(values[0] if values else "")
+        return f"{found[1].lower()}={found[2].lower()}" if found else None
+    ours = [value for value in values if _authserv_id(value) == authserv_id.casefold()]
+    for value in ours:
+        found = _AUTH_FAIL.search(value.split(";", 1)[1] if ";" in value else "")
+        if found:
+            return f"{found[1].lower()}={found[2].lower()}"
+    from_domain = _domain(sender)
+    for value in ours:
+        try:
+            results = authres.AuthenticationResultsHeader.parse_value(value).results
+        except Exception:  # authres raises its own SyntaxError on a header it cannot read
+            continue
+        if from_domain and any(_aligned_pass(r, from_domain) for r in results):
+            return None
+    return f"no aligned pass from {authserv_id}"
+
+
+def _authserv_id(value: str) -> str | None:
+    """A header's authserv-id, case-folded (its version, if any, left out), or None when the
+    header cannot be read."""
+    try:
+        return authres.AuthenticationResultsHeader.parse_value(value).authserv_id.casefold()
+    except Exception:
+        return None
+
+
+def _aligned_pass(result, from_domain: str) -> bool:
+    """Whether one method's result is a pass for the From domain (DMARC relaxed alignment:
+    the same domain, or one a subdomain of the other)."""
+    if str(result.result).lower() != "pass":
+        return False
+    props = {(p.type.lower(), p.name.lower()): p.value for p in result.properties}
+    method = str(result.method).lower()
+    if method == "dmarc":
+        named = props.get(("header", "from"))
+        return named is None or _aligns(_domain(named), from_domain)
+    if method == "dkim":
+        return _aligns(_domain(props.get(("header", "d")) or props.get(("header", "i"))),
+                       from_domain)
+    if method == "spf":
+        return _aligns(_domain(props.get(("smtp", "mailfrom"))), from_domain)
+    return False
+
+
+def _domain(text: str | None) -> str:
+    """The domain of an address or a domain, lower case, without a final dot."""
+    return (text or "").rpartition("@")[2].strip().strip(".").lower()
+
+
+def _aligns(domain: str, from_domain: str) -> bool:
+    return "." in domain and (domain == from_domain or from_domain.endswith("." + domain)
+                              or domain.endswith("." + from_domain))
 
 
 def reply_token(msg: EmailMessage, domain: str) -> str | None:
