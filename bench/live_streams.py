@@ -325,7 +325,10 @@ def main(argv=None) -> int:
         env = {k: v for k, v in os.environ.items() if not k.startswith("WHISTLESTOP_")}
         env.update(WHISTLESTOP_VAR_DIR=str(folder / "var"), WHISTLESTOP_DATABASE_URL=url,
                    WHISTLESTOP_BROKER_DIR=str(folder / "broker"), WHISTLESTOP_RESULT_BACKEND="",
-                   WHISTLESTOP_LIVE_THREADS=str(args.threads), PYTHONPATH=str(ROOT))
+                   WHISTLESTOP_LIVE_THREADS=str(args.threads), PYTHONPATH=str(ROOT),
+                   # every stream here is one anonymous client's: let it hold them all
+                   WHISTLESTOP_LIVE_STREAMS_PER_CLIENT=str(args.threads),
+                   WHISTLESTOP_LIVE_ANONYMOUS_SHARE="1")
         if args.broker == "redis":
             redis, rport = start_redis(folder)
             procs.append(redis)

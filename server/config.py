@@ -144,6 +144,11 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # BASE_URL's /games/<id>/events to it (or the pages' server is threaded, as the tests').
         "LIVE_PORT": int(_get(env, "LIVE_PORT", "5001")),
         "LIVE_URL": _get(env, "LIVE_URL", "").rstrip("/"),
+        # Of a `live` process's streams (server/web/live_process.py): how many one reader may
+        # hold (a signed-in reader per account, another per address), and what share of them
+        # the readers not signed in may hold together.
+        "LIVE_STREAMS_PER_CLIENT": _count(env, "LIVE_STREAMS_PER_CLIENT", "8"),
+        "LIVE_ANONYMOUS_SHARE": _share(env, "LIVE_ANONYMOUS_SHARE", "0.5"),
         "SMTP_HOST": _get(env, "SMTP_HOST", "127.0.0.1"),
         "SMTP_PORT": int(_get(env, "SMTP_PORT", "8025")),
         # POST /api/v1/users lets anybody sign up (true/false); false: operators make accounts.
@@ -173,6 +178,18 @@ def _count(env: Mapping[str, str], name: str, default: str) -> int:
     if not value.isascii() or not value.isdigit():
         raise ConfigError(f"{PREFIX}{name} must be a whole number of 0 or more, not {value!r}.")
     return int(value)
+
+
+def _share(env: Mapping[str, str], name: str, default: str) -> float:
+    """A fraction from 0 to 1; ConfigError naming the variable otherwise."""
+    value = _get(env, name, default).strip()
+    try:
+        share = float(value)
+    except ValueError:
+        share = -1.0
+    if not 0 <= share <= 1:
+        raise ConfigError(f"{PREFIX}{name} must be a fraction from 0 to 1, not {value!r}.")
+    return share
 
 
 def _rate_defaults() -> dict:

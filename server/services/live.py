@@ -182,9 +182,11 @@ class Watcher:
         with self._lock:
             return sum(len(events) for events in self._waiting.values())
 
-    def wait(self, game_id: int, step: int, timeout: float) -> News | None:
+    def wait(self, game_id: int, step: int, timeout: float,
+             gone: threading.Event | None = None) -> News | None:
         """The game's news once its step is past ``step`` (at once if it is already known
-        to be), or None after ``timeout`` seconds without."""
+        to be), or None after ``timeout`` seconds without, or as soon as ``gone`` is set and
+        the game's waits are woken (``wake``: the stream's client left)."""
         woken = threading.Event()
         with self._lock:
             self._waiting.setdefault(game_id, set()).add(woken)
@@ -196,7 +198,7 @@ class Watcher:
                 if news is not None and news.step > step:
                     return news
                 left = deadline - time.monotonic()
-                if left <= 0 or self._stop.is_set():
+                if left <= 0 or self._stop.is_set() or (gone is not None and gone.is_set()):
                     return None
                 woken.wait(left)
                 woken.clear()
@@ -207,6 +209,13 @@ class Watcher:
                     events.discard(woken)
                     if not events:
                         del self._waiting[game_id]
+
+    def wake(self, game_id: int) -> None:
+        """Wake the game's waits without news (each looks at its ``gone`` and waits on)."""
+        with self._lock:
+            events = list(self._waiting.get(game_id, ()))
+        for woken in events:
+            woken.set()
 
     def saw(self, news: News) -> None:
         """Take news (from the channel or a read): wake the game's streams if it moved on."""

@@ -28,6 +28,7 @@ from server.models import Game, RematchOffer, Seat, UsedLink, User, utcnow
 from server.services import games as orders
 from server.services import links
 from server.services import outbox
+from server.services.account_deletion import is_deleted
 from server.services.lobby import LobbyError, may_see, seat_rows
 from server.services.users import sha256_hex
 
@@ -231,6 +232,10 @@ def read_token(session: Session, secret: str, token: str, game_id: int,
     text = hashlib.sha256(("rematch:" + token).encode()).hexdigest()
     if session.exec(select(UsedLink.id).where(UsedLink.digest.in_([digest, text]))).first():
         raise LobbyError("conflict", N_("This link has been used already."))
+    user = session.get(User, user_id)
+    if user is None or is_deleted(user):    # a mail of the account, sent before its deletion
+        raise LobbyError("forbidden", N_("This link no longer works: its player deleted their "
+                                         "account."))
     return user_id, action, digest
 
 

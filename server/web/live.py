@@ -14,8 +14,10 @@ A stream holds a thread while it is open, so the streams are served by the `live
 its stream at ``stream_url`` (LIVE_URL, server/config.py), with its cookies, and the answer
 allows the pages' origin (BASE_URL) to read it (CORS). Each process takes at most
 ``LIVE_STREAMS_MAX`` streams (set from its threads by server/gunicorn_conf.py; none in a sync
-worker). Past that the answer is 204 No Content, which tells an EventSource not to connect
-again: the page then falls back to its version check (GET /games/<id>/version).
+worker), one reader at most ``LIVE_STREAMS_PER_CLIENT`` and the readers not signed in together
+a share (server/web/live_process.py). Past that the answer is 204 No Content, which tells an
+EventSource not to connect again: the page then falls back to its version check
+(GET /games/<id>/version). A stream ends as soon as its client closes the connection.
 """
 
 from __future__ import annotations
@@ -32,40 +34,15 @@ from server import db
 from server.models import Game
 from server.parsing import whole
 from server.services import games, live, lobby
+from server.web import live_process
 from server.web.pages import reader
 
 bp = Blueprint("live", __name__)
+bp.before_app_request(live_process.streams_only)  # the `live` process serves nothing else
 
 HEARTBEAT_SECONDS = 15.0
 LIFETIME_SECONDS = 120.0
 RETRY_MS = 1000
-# Streams one process holds at most when no server said how many threads it has (the
-# development server, the tests: a thread per connection).
-DEFAULT_STREAMS_MAX = 100
-
-_open = 0
-_open_lock = threading.Lock()
-
-
-def open_streams() -> int:
-    """How many streams this process holds now."""
-    return _open
-
-
-def _take() -> bool:
-    global _open
-    limit = int(current_app.config.get("LIVE_STREAMS_MAX", DEFAULT_STREAMS_MAX))
-    with _open_lock:
-        if _open >= limit:
-            return False
-        _open += 1
-        return True
-
-
-def _give_back() -> None:
-    global _open
-    with _open_lock:
-        _open -= 1
 
 
 def _news(session, game: Game, seat: str | None) -> dict:
@@ -131,14 +108,20 @@ def events(game_id: int):
             known = whole(request.args.get("step", ""), game.step)
         now = _news(session, game, seat) if game.step > known else None
         active = game.status == "active"
-    if (now is None and not active) or not _take():
-        # Nothing will ever change, or this process holds all the streams it may: 204 tells
-        # the page's EventSource not to connect again (it falls back to the version check).
+    slot = live_process.take(user) if now is not None or active else None
+    if slot is None:
+        # Nothing will ever change, or this process (or this reader) holds all the streams it
+        # may: 204 tells the page's EventSource not to connect again (it falls back to the
+        # version check).
         return Response(status=204, headers={"Cache-Control": "no-store"})
     engine = db.get_engine()
     watcher = live.watcher_of(current_app.extensions, engine, current_app.config["BROKER_URL"])
     heartbeat = float(current_app.config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
     lifetime = float(current_app.config.get("LIVE_LIFETIME_SECONDS", LIFETIME_SECONDS))
+    gone = threading.Event()  # the client closed the connection: end now, give the slot back
+    departures = live_process.departures()
+    sock = departures.watch(live_process.client_socket(request.environ),
+                            lambda: (gone.set(), watcher.wake(game_id)))
 
     def stream():
         yield f"retry: {RETRY_MS}\n\n"
@@ -153,7 +136,9 @@ def events(game_id: int):
             left = ends - time.monotonic()
             if left <= 0:
                 return
-            heard = watcher.wait(game_id, step, min(heartbeat, left))
+            heard = watcher.wait(game_id, step, min(heartbeat, left), gone)
+            if gone.is_set():
+                return
             if heard is None:
                 news = None
                 yield ": heartbeat\n\n"
@@ -165,5 +150,6 @@ def events(game_id: int):
 
     response = Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(_give_back)
+    response.call_on_close(slot.give_back)
+    response.call_on_close(lambda: departures.forget(sock))
     return response

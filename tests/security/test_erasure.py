@@ -8,13 +8,18 @@ deleted account. L6: the address stayed in the outbox's payloads after the delet
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlmodel import select
 
-from server.models import MailSent, OutboxMessage, User
+from server.models import MailSent, OutboxMessage, RematchOffer, User
 from tests.server.api.conftest import both_databases, running_app  # noqa: F401
 from tests.server.api.helpers import is_problem
 from tests.web.pages_helpers import Reader, csrf, path_of, sign_in_link
+
+
+REMATCH = re.compile(r"(https?://\S+/games/\d+/rematch\?t=\S+)")
 
 
 @pytest.fixture
@@ -127,3 +132,26 @@ def test_the_address_is_scrubbed_from_sent_and_pending_outbox_rows(client, store
             assert "vic@example.org" not in (sent.address + sent.recipient).lower()
         kept = [r for r in s.exec(select(OutboxMessage)).all() if r.kind == "order_answer"]
         assert kept[0].payload["lines"] == [f"On Monday, {tombstone(vic.id)} wrote:"]
+
+
+def test_a_rematch_link_mailed_before_the_deletion_acts_for_nobody(
+        app, client, store, players, smtp_catcher):
+    ann, bob = players["kennedy"], players["nixon"]
+    gid = client.two_player_game(store, ann, bob)
+    assert client.post(f"/games/{gid}/resign", bob).status_code == 200
+    link, count = None, 1
+    while link is None:              # the game-over mail, with its rematch link
+        found = [REMATCH.search(m.get_body(("plain",)).get_content())
+                 for m in smtp_catcher.wait_for_to(ann.email, count)]
+        link = next((path_of(f.group(1)) for f in found if f), None)
+        count = len(found) + 1
+    assert delete(client, ann).status_code == 200
+    thief = app.test_client()
+    shown = thief.get(link)
+    assert shown.status_code == 403 and "deleted" in shown.get_data(as_text=True)
+    offered = thief.post(f"/games/{gid}/rematch", data={
+        "csrf_token": csrf(thief.get("/sign-in").data), "t": link.split("t=", 1)[1],
+        "action": "offer"})
+    assert offered.status_code == 403
+    with store.session() as s:
+        assert s.exec(select(RematchOffer)).all() == []

@@ -342,7 +342,10 @@ def test_the_live_process_holds_streams_up_to_its_limit_and_redis_tells_them(
     port = free_port()
     env = dict(whistlestop_env, WHISTLESTOP_LIVE_PORT=str(port), WHISTLESTOP_LIVE_THREADS="12",
                WHISTLESTOP_BASE_URL="http://127.0.0.1:5000", WHISTLESTOP_DATABASE_URL=api_db_url,
-               WHISTLESTOP_BROKER_URL=redis_url, WHISTLESTOP_RESULT_BACKEND="")
+               WHISTLESTOP_BROKER_URL=redis_url, WHISTLESTOP_RESULT_BACKEND="",
+               # the test's streams are one anonymous client's: let it hold them all here
+               # (the shares are tests/security/test_stream_slots.py's)
+               WHISTLESTOP_LIVE_ANONYMOUS_SHARE="1")
     log = (tmp_path / "gunicorn.log").open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:server.gunicorn_live",
                              "server.app:create_app()"], env=env, cwd=tmp_path, stdout=log,
