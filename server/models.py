@@ -479,6 +479,14 @@ class Retractable(SQLModel, table=True):
     until: datetime = Field(sa_type=TZ)
     held: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     retracted_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    # Issue 45, M1: the mover's decision before the move (Game's columns of the same names),
+    # given back as they were by a take back: it never buys time. ``before_reminders_sent``
+    # None: a hold recorded before they were kept (a take back gives a fresh period).
+    before_deadline_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    before_alarm_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    before_reminders_sent: Optional[int] = None
+    before_clock_started_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    before_clock_stopped_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 # --- Issue 27 item 6: rematches and ratings per role ------------------------------------------
 class RematchOffer(SQLModel, table=True):
     """A rematch offered after a finished game (server/services/rematch.py): one row per game.

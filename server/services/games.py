@@ -237,18 +237,21 @@ def game_row(session: Session, game_id: int) -> GameRow | None:
 
 
 def _compare_and_set(session: Session, game: Game, step: int, state,
-                     now: datetime | None = None) -> int:
+                     now: datetime | None = None, deadline: dict | None = None) -> int:
     """Save the state and bump the step iff it is still ``step``; raise StaleStep otherwise.
-    Each new decision gets its deadline, counted from ``now`` (default: the clock's now)."""
+    Each new decision gets its deadline, counted from ``now`` (default: the clock's now), or
+    ``deadline``: its deadline columns as given (a take back gives the decision back as it
+    was: services/retract.py)."""
     # state.s is plain JSON data by the engine's contract: serialized once, by the column,
     # without its history (its new notes are written here, its new log entries by
     # _write_progress).
     now = now or utcnow()
-    asked = [s for s in state.active() if s != engine.CHANCE] if game.decision_hours else []
+    if deadline is None:
+        asked = [s for s in state.active() if s != engine.CHANCE] if game.decision_hours else []
+        deadline = deadline_values(game, now, quiet_hours.windows(session, game.id, asked))
     had = game.state
     values = {"step": step + 1, "state": game_history.trimmed(state.s), "status": "active",
-              "updated_at": now,
-              **deadline_values(game, now, quiet_hours.windows(session, game.id, asked))}
+              "updated_at": now, **deadline}
     if not state.active():
         outcome = state.outcome()
         values.update(status="finished", finished_at=now, deadline_at=None, alarm_at=None,
@@ -434,6 +437,7 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     # The compare-and-set comes first: it takes the game's row lock (or raises StaleStep), so
     # of two racing orders for this step only the winner inserts its order row (inserted
     # first, the loser's row would fail on the unique (game, step, seat) with IntegrityError).
+    before = holds.clock_of(game)  # the seat's decision's deadline, kept if the move is held
     result.step = _compare_and_set(session, game, step, state, now)
     now = utcnow()
     # A move that may be taken back holds the next seat's mails and webhooks (issue 27): the
@@ -450,7 +454,8 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     held = _write_progress(session, game, state, old_len, result.step, actor=seat,
                            not_before=hold)
     if hold is not None:
-        holds.remember(session, game.id, step, seat, state.active()[0], old_len, hold, held)
+        holds.remember(session, game.id, step, seat, state.active()[0], old_len, hold, held,
+                       before)
         result.retract_until = hold
     result.state = state
     if before_commit is not None:

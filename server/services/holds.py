@@ -36,13 +36,25 @@ def until(session: Session, game, state, seat: str, log_from: int,
     return now + timedelta(seconds=min(seconds, MAX_HOLD_SECONDS))
 
 
+# A decision's deadline columns of Game (games.deadline_values): what a take back gives back.
+CLOCK = ("deadline_at", "alarm_at", "reminders_sent", "clock_started_at", "clock_stopped_at")
+
+
+def clock_of(game) -> dict:
+    """The deadline, next alarm, reminders sent and clock of the game's decision now, as a
+    hold's row keeps them (``before_*``): read before the order gives the next seat its own."""
+    return {f"before_{name}": getattr(game, name) for name in CLOCK}
+
+
 def remember(session: Session, game_id: int, step: int, seat: str, next_seat: str,
-             log_from: int, hold_until: datetime, held: list[int]) -> None:
+             log_from: int, hold_until: datetime, held: list[int],
+             before: dict | None = None) -> None:
     """Record, in the order's transaction, that its move may be taken back until
-    ``hold_until``, and the outbox rows held for it."""
+    ``hold_until``, the outbox rows held for it, and ``before`` (``clock_of`` the game before
+    the move): a take back gives the mover's decision back as it was (issue 45, M1)."""
     _RETRACTABLE_INSERT.execute(db.connection(session), {
         "game_id": game_id, "step": step, "seat": seat, "next_seat": next_seat,
-        "log_from": log_from, "until": hold_until, "held": list(held)})
+        "log_from": log_from, "until": hold_until, "held": list(held), **(before or {})})
 
 
 # Built once and run on the driver's cursor (server/raw_sql.py), as the order path's other

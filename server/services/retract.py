@@ -37,9 +37,9 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
-from server.models import (Game, LogEntry, Order, OutboxMessage, Retractable, Seat, aware,
-                           utcnow)
-from server.services import game_history, games, reach
+from server.models import (Extension, Game, LogEntry, Order, OutboxMessage, Retractable, Seat,
+                           aware, utcnow)
+from server.services import game_history, games, holds, reach
 
 
 class RetractRefused(Exception):
@@ -203,6 +203,29 @@ def show(session: Session, game_id: int, seat: str, by: str, at: datetime,
     return True
 
 
+def _as_it_was(row: Retractable) -> dict | None:
+    """The deadline columns of the mover's decision before the move (holds.clock_of), given
+    back by the take back, so that taking back never buys time (issue 45, M1): the deadline
+    stays where it was, the reminders sent stay sent, one due meanwhile is sent at once, a
+    deadline passed meanwhile is applied at once. None for a hold recorded before they were
+    kept (a fresh period, as then)."""
+    if row.before_reminders_sent is None:
+        return None
+    return {name: getattr(row, f"before_{name}") for name in holds.CLOCK}
+
+
+def _carry_extension_ask(session: Session, game_id: int, seat: str, old_step: int,
+                         new_step: int) -> None:
+    """The mover's ask for more time, unanswered when they moved, waits again for the
+    decision given back (services/extensions.py keys an ask by its step); one answered or
+    expired meanwhile stays so."""
+    session.execute(update(Extension).where(Extension.game_id == game_id,
+                                            Extension.seat == seat,
+                                            Extension.step == old_step,
+                                            Extension.status == "asked")
+                    .values(step=new_step).execution_options(synchronize_session=False))
+
+
 def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime,
              before_commit=None) -> Retracted:
     game = locked_game(session, game_id)
@@ -234,7 +257,10 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
     session.add(LogEntry(game_id=game.id, seq=offset + len(in_play), seat=seat,
                          action=f"retract {row.step}", retraction="retraction"))
     state = engine.replay(game.game_type, game.seed, kept, options=game.options)
-    new_step = games._compare_and_set(session, game, game.step, state, now)
+    # The decision as it was before the move: its deadline, alarm, reminders and clock.
+    new_step = games._compare_and_set(session, game, game.step, state, now,
+                                      deadline=_as_it_was(row))
+    _carry_extension_ask(session, game.id, seat, row.step, new_step)
     session.execute(update(Game).where(Game.id == game.id)
                     .values(log_offset=offset + len(taken) + 1))
     # The next seat's mails and webhooks, held for the move: withdrawn, never sent.
