@@ -16,6 +16,7 @@ from server.models import AutoOrder, Game, OutboxMessage, User, aware
 from server.services import deadlines, extensions
 from server.services import games as svc
 from server.services import retract as retract_service
+from tests.server.api.conftest import both_databases, running_app  # noqa: F401
 from tests.server.api.helpers import other
 from tests.server.api.test_retract import at_retractable
 
@@ -41,6 +42,13 @@ def _clock(store, gid) -> dict:
     game = store.game(gid)
     return {name: aware(value) if name != "reminders_sent" else value
             for name, value in ((n, getattr(game, n)) for n in CLOCK)}
+
+
+@pytest.fixture
+def app(tmp_path, both_databases):
+    """On SQLite and on PostgreSQL (the moments kept and given back, through both drivers)."""
+    with running_app(tmp_path, both_databases) as app:
+        yield app
 
 
 @pytest.fixture
