@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, jsonify
+from flask import Flask, current_app, jsonify
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from server import __version__, config, db
 from server.flask_app import WhistlestopApp
 
+# Flask's own templates (flask-smorest's API docs page), replaced by ours that carry the CSP nonce
+API_TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "api"
+
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Return a configured Flask app; test_config overrides the environment."""
-    app = WhistlestopApp(__name__)
+    app = WhistlestopApp(__name__, template_folder=str(API_TEMPLATES))
     app.config.from_mapping(config.from_env())
     if test_config:
         app.config.from_mapping(test_config)
@@ -32,13 +38,38 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from server import metrics; metrics.init_app(app)  # noqa: E702  GET /metrics
     from server import web; web.init_app(app)  # noqa: E702  pages: decision links, /mail
 
+    from server import locked_database; locked_database.init_app(app)  # noqa: E702  503s
+
     @app.get("/healthz")
     def healthz():
-        # Checks the database too: a web process that cannot reach it is not healthy.
-        try:
-            db.ping(db.get_engine())
-        except SQLAlchemyError as exc:
-            return jsonify(status="error", version=__version__, database=str(exc)), 503
-        return jsonify(status="ok", version=__version__, database="ok")
+        """Whether this process can serve: the database answers a read (never the write lock)
+        and its disk has room. Public: it names no error, path or setting."""
+        database = "ok" if _database_answers() else "error"
+        disk = "ok" if _disk_has_room() else "low"
+        ok = database == "ok" and disk == "ok"
+        return jsonify(status="ok" if ok else "error", version=__version__, database=database,
+                       disk=disk), 200 if ok else 503
 
     return app
+
+
+def _database_answers() -> bool:
+    try:
+        db.ping(db.get_engine())
+    except (SQLAlchemyError, sqlite3.Error):
+        current_app.logger.warning("/healthz: the database does not answer", exc_info=True)
+        return False
+    return True
+
+
+def _disk_has_room() -> bool:
+    """At least DISK_MIN_FREE_MB free on the disks of VAR_DIR and of a SQLite database."""
+    folders = [Path(current_app.config["VAR_DIR"])]
+    url = make_url(current_app.config["DATABASE_URL"])
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        folders.append(Path(url.database).parent)
+    least = current_app.config.get("DISK_MIN_FREE_MB", 100) * 1024 * 1024
+    try:
+        return all(shutil.disk_usage(folder).free >= least for folder in folders)
+    except OSError:
+        return False

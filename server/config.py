@@ -39,6 +39,8 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "VAR_DIR": str(var_dir),
         "SECRET_KEY": _get(env, "SECRET_KEY", _key_file(var_dir) or DEV_SECRET_KEY),
         "DATABASE_URL": _get(env, "DATABASE_URL", f"sqlite:///{var_dir / 'whistlestop.db'}"),
+        # /healthz answers 503 when the disk of VAR_DIR (or of a SQLite database) has less free.
+        "DISK_MIN_FREE_MB": _count(env, "DISK_MIN_FREE_MB", "100"),
         # kombu's filesystem transport: a folder of JSON files, so the embedded mode needs no
         # Redis or RabbitMQ. Production sets redis://... here.
         "BROKER_URL": _get(env, "BROKER_URL", "filesystem://"),
@@ -109,7 +111,8 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "INBOUND_MAIL_SECRET": _get(env, "INBOUND_MAIL_SECRET", ""),
         "INBOUND_MAIL_MAX_BYTES": int(_get(env, "INBOUND_MAIL_MAX_BYTES", str(10 * 1024 * 1024))),
         # Rate limits (server/rate_limits.py): where they are counted, and each limit.
-        "RATELIMIT_STORAGE_URI": _get(env, "RATELIMIT_STORAGE_URI", "memory://"),
+        # database:// (server/rate_limit_store.py) or redis://...: shared by every process.
+        "RATELIMIT_STORAGE_URI": _get(env, "RATELIMIT_STORAGE_URI", "database://"),
         **{key: _get(env, key, default) for key, default in _rate_defaults().items()},
         "ALL_BOT_GAMES_PER_USER": int(_get(env, "ALL_BOT_GAMES_PER_USER", "20")),
         # Any other request larger than this is refused (413), chunked ones too.

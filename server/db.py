@@ -16,7 +16,14 @@ from server.light_session import LightSession
 
 _EXTENSION_KEY = "whistlestop.db"
 
-BUSY_TIMEOUT_MS = 30_000  # how long a SQLite connection waits for the write lock
+# gunicorn kills a web worker whose request runs longer than this (its `timeout`, which
+# server/gunicorn_conf.py takes from here), with no answer to the client.
+WORKER_TIMEOUT_SECONDS = 30
+# How long a statement waits for a lock (SQLite's write lock: its busy timeout; a PostgreSQL
+# row or table lock: its lock_timeout) before it gives up with an error, which the app answers
+# 503 with Retry-After (server/locked_database.py). A third of the worker timeout: the request
+# gives up and answers well before gunicorn would kill it, with time left for the rest of it.
+BUSY_TIMEOUT_MS = WORKER_TIMEOUT_SECONDS * 1000 // 3
 # How long a writer waits for it in short steps (begin_immediate) before it leaves the rest of
 # the wait to SQLite's own handler.
 FINE_WAIT_SECONDS = 1.0
@@ -39,6 +46,8 @@ def make_engine(url: str) -> Engine:
         # Gunicorn and Celery use threads too; each session is still confined to one thread.
         connect_args["check_same_thread"] = False
         connect_args["timeout"] = BUSY_TIMEOUT_MS / 1000  # wait for the write lock, not fail
+    elif parsed.get_backend_name() == "postgresql":
+        connect_args["options"] = f"-c lock_timeout={BUSY_TIMEOUT_MS}"
     # A pre-ping finds a server connection that died while pooled; a SQLite file cannot.
     engine = create_engine(url, connect_args=connect_args,
                            pool_pre_ping=parsed.get_backend_name() != "sqlite",
@@ -272,6 +281,12 @@ def create_all(engine: Engine) -> None:
 
 
 def ping(engine: Engine) -> None:
-    """Raise if the database cannot answer a trivial query."""
+    """Raise if the database cannot answer a trivial query. It only reads: on SQLite the
+    transaction begins DEFERRED (``reading``), so a health check never waits for the write
+    lock another connection holds."""
     with engine.connect() as conn:
-        conn.execute(text("SELECT 1"))
+        conn.execution_options(sqlite_begin="DEFERRED")
+        if conn.dialect.name == "sqlite":
+            conn.execute(text("SELECT count(*) FROM sqlite_master"))  # reads the file itself
+        else:
+            conn.execute(text("SELECT 1"))

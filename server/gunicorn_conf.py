@@ -3,6 +3,7 @@
 import os
 
 from server import config as _config
+from server import db as _db
 
 _cfg = _config.from_env()
 
@@ -17,6 +18,9 @@ workers = int(os.environ.get("WHISTLESTOP_WEB_WORKERS", "2"))
 # (0.69-0.85 of sync in other runs, even running one request at a time).
 worker_class = os.environ.get("WHISTLESTOP_WEB_WORKER_CLASS", "sync")
 threads = int(os.environ.get("WHISTLESTOP_WEB_THREADS", "1"))
+# A request running longer is killed with its worker. The database's lock waits end a third
+# of the way (server/db.py BUSY_TIMEOUT_MS), and the request answers 503 with Retry-After.
+timeout = _db.WORKER_TIMEOUT_SECONDS
 accesslog = "-"
 # Newer gunicorns open a control socket, by default one per user in ~/.gunicorn; keep ours
 # beside the other runtime files so that two servers (a test and a dev run) never share it.

@@ -333,6 +333,19 @@ class UsedLink(SQLModel, table=True):
     used_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
 
 
+class RateLimitHit(SQLModel, table=True):
+    """One hit counted by a rate limit (server/rate_limit_store.py, the default store): the
+    moving window's entries, shared by every process. ``key`` is the sha256 of the limit's key
+    (which holds an address or a client's IP: never stored); ``at`` and ``expires`` are Unix
+    times, and a row past ``expires`` is deleted by the next hit."""
+    id: Optional[int] = Field(default=None, primary_key=True)
+    key: str = Field(max_length=64)
+    at: float
+    expires: float = Field(index=True)
+
+    __table_args__ = (Index("ix_ratelimithit_key_at", "key", "at"),)
+
+
 class UsedSignIn(SQLModel, table=True):
     """A sign-in link that has signed its user in: each works once."""
     id: Optional[int] = Field(default=None, primary_key=True)

@@ -1,8 +1,8 @@
 """Rate limits on what costs others something: mail sent to an address, accounts, games, and
 the workers' time. Counted by the ``limits`` library (the one behind Flask-Limiter) in a moving
-window, in WHISTLESTOP_RATELIMIT_STORAGE_URI: ``memory://`` by default (one process's count:
-the embedded default), ``redis://...`` in production, so that every web and worker process
-shares one count.
+window, in WHISTLESTOP_RATELIMIT_STORAGE_URI: ``database://`` by default, the server's own
+database (server/rate_limit_store.py), or ``redis://...``: either way every web and worker
+process shares one count (``memory://`` counts in each process, for nothing but a test).
 
 Each limit is a config value (WHISTLESTOP_RATE_<NAME>, in the limits notation: "5/hour");
 ``hit`` counts one and raises ``TooMany`` (with the seconds until it may be tried again) when
@@ -60,8 +60,20 @@ def defaults() -> dict:
 
 
 def init_app(app: Flask) -> None:
+    """The app's limiter, on the store WHISTLESTOP_RATELIMIT_STORAGE_URI names: ``database://``
+    (the default: server/rate_limit_store.py), ``redis://...``, or ``memory://`` (this
+    process only)."""
+    from server import rate_limit_store
+
+    uri = app.config["RATELIMIT_STORAGE_URI"]
+    options = {}
+    if uri.split(":", 1)[0] == rate_limit_store.SCHEME:
+        if rate_limit_store.in_memory(app.config["DATABASE_URL"]):
+            uri = "memory://"  # nothing another process could share
+        else:
+            options["engine"] = app.extensions["whistlestop.db"]
     app.extensions[_KEY] = strategies.MovingWindowRateLimiter(
-        storage.storage_from_string(app.config["RATELIMIT_STORAGE_URI"]))
+        storage.storage_from_string(uri, **options))
 
 
 def hit(name: str, *key, cost: int = 1) -> None:

@@ -77,6 +77,10 @@ TYPES: dict[str, tuple[int, str, str]] = {
     "idempotency-key-reused": (422, "Idempotency-Key reused",
                                "This Idempotency-Key was used for a different request; use a "
                                "new key for every new request."),
+    "database-busy": (503, "Server busy",
+                      "The database stayed locked longer than a request waits (another "
+                      "long write, a backup): nothing was changed; send the request again "
+                      "after Retry-After seconds."),
 }
 
 

@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from server import i18n
 from server.i18n import times
+from server.security_headers import csp_nonce
 from server.games.templates import GameTemplates
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "web"
@@ -33,6 +34,7 @@ def environment(locale: str) -> Environment:
     env.filters["day"] = _day
     env.filters["calendar_day"] = partial(times.calendar_day, locale=locale)
     env.filters["number"] = partial(format_decimal, locale=i18n.supported(locale))
+    env.globals["csp_nonce"] = csp_nonce  # every inline <script> carries it (security_headers)
     return env
 
 

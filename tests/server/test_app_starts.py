@@ -20,7 +20,8 @@ def test_healthz_answers_ok_with_version(tmp_path):
     response = app.test_client().get("/healthz")
     assert response.status_code == 200
     assert response.is_json
-    assert response.get_json() == {"status": "ok", "version": __version__, "database": "ok"}
+    assert response.get_json() == {"status": "ok", "version": __version__, "database": "ok",
+                                   "disk": "ok"}
     assert (tmp_path / "app.db").exists()
 
 
@@ -61,7 +62,7 @@ def test_gunicorn_serves_healthz(tmp_path, free_port, whistlestop_env):
                     break
             except OSError:  # URLError, a refused connection, or a read timeout
                 time.sleep(0.2)
-        assert body == {"status": "ok", "version": __version__, "database": "ok"}, (
+        assert body == {"status": "ok", "version": __version__, "database": "ok", "disk": "ok"}, (
             (tmp_path / "gunicorn.log").read_text()
         )
     finally:
