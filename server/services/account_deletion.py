@@ -103,7 +103,8 @@ def delete_account(session: Session, user_id: int, typed: str, *,
         session.execute(update(Seat).where(Seat.game_id == held["game_id"],
                                            Seat.seat == held["seat"],
                                            Seat.user_id == user_id)
-                        .values(user_id=None, invite_email=None, joined_at=None)
+                        .values(user_id=None, invite_email=None, joined_at=None,
+                                invite_token_hash=None)     # the creator makes a new code
                         if game.status == "open" else
                         update(Seat).where(Seat.game_id == held["game_id"],
                                            Seat.seat == held["seat"],

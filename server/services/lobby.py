@@ -498,7 +498,7 @@ def games_of(session: Session, user: User, status: str | None = None) -> list[Ga
         if proven(user) else false()
     seated = select(Seat.game_id).where((Seat.user_id == user.id) | invited_here)
     followed = select(Spectator.game_id).where(Spectator.user_id == user.id)
-    query = select(Game).where(Game.id.in_(seated) | Game.id.in_(followed)
+    query = select(Game).where(Game.id.in_(seated) | (Game.id.in_(followed) & visible_to(user))
                                | (Game.created_by == user.id))
     if status is not None:
         query = query.where(Game.status == status)

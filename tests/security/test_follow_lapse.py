@@ -40,3 +40,14 @@ def test_a_follow_of_a_public_game_stays(client, store, players):
     assert client.post(f"/games/{gid}/join", bob, json={"code": code}).status_code == 200
     assert client.get(f"/games/{gid}", carol).status_code == 200
     assert gid in listed(client, carol)
+
+
+def test_a_follow_left_from_before_the_fix_grants_and_lists_nothing(client, store, players):
+    ann, bob = players["kennedy"], players["nixon"]
+    carol = client.signup("carol@example.org")
+    gid = client.two_player_game(store, ann, bob)               # private
+    with store.session() as s:       # a follow whose invitation lapsed before the fix
+        s.add(Spectator(game_id=gid, user_id=carol.id))
+        s.commit()
+    is_problem(client.get(f"/games/{gid}", carol), 404)
+    assert gid not in listed(client, carol)

@@ -135,8 +135,9 @@ def test_join_refusals(client, store, ann, bob, eve):
                                                                     "seat": "kennedy"}), 422)
     assert "not for the seat 'kennedy'" in body["detail"]
     assert client.post(f"/games/{gid}/join", bob, json={"code": code}).status_code == 200
-    body = is_problem(client.post(f"/games/{gid}/join", eve, json={"code": code}), 409)
-    assert "already taken" in body["detail"] or "started" in body["detail"]
+    # A code is used up by the seat it opened (issue 45, L4): it opens nothing after.
+    body = is_problem(client.post(f"/games/{gid}/join", eve, json={"code": code}), 403)
+    assert "opens no seat" in body["detail"]
     is_problem(client.post(f"/games/{gid}/join", eve, json={"code": ""}), 422)
 
 
