@@ -265,7 +265,11 @@ def test_the_open_page_learns_of_the_other_move_within_two_seconds_and_never_rel
         for page in pages.values():
             page.goto(f"{base}/games/{gid}")
             assert f'"http://127.0.0.1:{live_port}/games/{gid}/events"' in page.content()
-            page.evaluate("window.loadedBefore = true")
+            # Marked in the document too: a reload gives a document without the mark, which a
+            # selector sees (a wait_for_function's string would be evaluated in the new page,
+            # where the pages' CSP runs no eval).
+            page.evaluate("window.loadedBefore = true; "
+                          "document.documentElement.dataset.loadedBefore = '1'")
         step, seat, _ = _asked(engine, gid)
         other = "nixon" if seat == "kennedy" else "kennedy"
         # The tab title says whose move it is, from the server (no script needed).
@@ -277,7 +281,8 @@ def test_the_open_page_learns_of_the_other_move_within_two_seconds_and_never_rel
         # the other seat's open page shows the new decision by itself, within 2 s.
         began = time.monotonic()
         new_step = _move(engine, gid)
-        pages[other].wait_for_function("!window.loadedBefore", timeout=2000)
+        pages[other].wait_for_selector("html:not([data-loaded-before])", state="attached",
+                                       timeout=2000)
         assert time.monotonic() - began < 2.0
         with Session(engine) as s:
             game = s.get(Game, gid)
