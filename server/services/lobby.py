@@ -104,7 +104,7 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
                          seats=", ".join(names))
     emails = [normalize_email(e) for e in seats.values() if e]
     for email in emails:     # nobody's mailbox, and the deleted accounts' tombstones
-        if reserved_domain(email) is not None:
+        if email != creator.email and reserved_domain(email) is not None:
             raise LobbyError("invalid", N_("No mail can reach %(email)s: “.%(domain)s” is a "
                                              "reserved domain. Invite an address somebody "
                                              "reads, or leave the seat open for an invitation "
