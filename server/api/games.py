@@ -223,8 +223,9 @@ def resign(game_id):
     user = auth.current_user()
     with db.session() as session:
         _, seat = access.playing(session, game_id, user)
-        game = lobby.resign(session, game_id, seat)
-        body = present.game_body(session, game, user)
+        lobby.resign(session, game_id, seat)
+        db.read_afresh(session)  # the answer in one snapshot (the state with its log)
+        body = present.game_body(session, session.get(Game, game_id), user)
     return body
 
 
@@ -237,6 +238,7 @@ def spectate(game_id):
     user = auth.current_user()
     with db.session() as session:
         lobby.spectate(session, game_id, user)
+        db.read_afresh(session)  # the answer in one snapshot (a take back may commit meanwhile)
         body = present.game_body(session, access.visible_game(session, game_id, user), user)
     return body
 

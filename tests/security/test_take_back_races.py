@@ -208,3 +208,47 @@ def test_simultaneous_shows_and_take_backs_never_both_succeed(app, client, store
         with store.session() as s:
             assert s.get(Game, gid).step == (step if shown else step + 1)
     assert sum(outcomes.values()) == TRIES
+
+
+@pytest.fixture
+def postgresql_app(tmp_path, postgres_url):
+    """The app on PostgreSQL only: SQLite's writers hold the database's lock, so there a take
+    back cannot commit between two reads of an answer."""
+    db.migrate(postgres_url)
+    with running_app(tmp_path, postgres_url) as app:
+        yield app
+
+
+def test_an_answer_read_while_a_take_back_commits_is_one_snapshot(postgresql_app, mail_server,
+                                                                  monkeypatch):
+    """A spectator's "follow" answers the game as it was or as it is, never the state of one
+    and the log of the other (a 500: "The history does not fit the state")."""
+    from tests.server.api.helpers import Store
+    app = postgresql_app
+    client, store = Client(app.test_client()), Store(app.extensions["whistlestop.db"])
+    players = {"kennedy": client.signup("ann@example.org", "Ann"),
+               "nixon": client.signup("bob@example.org", "Bob")}
+    eve = client.signup("eve@example.org", "Eve")
+    gid = client.two_player_game(store, players["kennedy"], players["nixon"], seed="m3-read",
+                                 public=True)
+    _holds(store, players, 0)
+    _state, seat, action = at_retractable(store, gid)
+    _holds(store, players, 900)
+    step = _move(client, store, players, gid, seat, action)
+    open_hold, taken = retract_service.open_hold, []
+
+    def taken_back_meanwhile(session, game, now=None):
+        """The answer has read the game: the mover takes the move back now."""
+        if not taken:
+            with store.session() as other_session:
+                taken.append(retract_service.retract(other_session, gid, seat, step))
+        return open_hold(session, game, now)
+
+    monkeypatch.setattr(retract_service, "open_hold", taken_back_meanwhile)
+    r = client.post(f"/games/{gid}/spectate", eve)
+    assert taken and r.status_code == 200, r.get_data(as_text=True)[:2000]
+    assert r.get_json()["step"] == step - 1  # the game as it was when the answer was read
+    monkeypatch.undo()
+    after = client.get(f"/games/{gid}", eve).get_json()
+    assert after["step"] == step + 1 and after["held_until"] is None
+    assert store.rebuild(gid)
