@@ -26,7 +26,6 @@ Game-neutral: nothing here names a game.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -36,7 +35,7 @@ from sqlmodel import Session, select
 from server.catalogue import N_
 from server.models import (ChatMessage, ChatMute, ChatRead, ChatReport, Game, GameChat, Seat,
                            Spectator, User, aware, utcnow)
-from server.services import account_deletion, export, lobby, outbox
+from server.services import account_deletion, export, lobby, outbox, visible_text
 
 PLAYERS, SPECTATORS = "players", "spectators"
 CHANNELS = (PLAYERS, SPECTATORS)
@@ -46,9 +45,6 @@ MAX_REASON = 500
 MAIL_KIND = "table_talk"
 REPORT_KIND = "chat_report"
 DEFAULT_MAIL_DELAY = 300.0  # seconds: a burst of lines makes one mail
-# Never typed, and not storable everywhere (PostgreSQL refuses NUL): C0 controls but tab and
-# newlines, DEL, and lone surrogates.
-_UNSHOWN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 class ChatRefused(Exception):
@@ -179,9 +175,12 @@ def check_body(body: str | None) -> str:
     if len(text) > MAX_BODY:
         raise ChatRefused("invalid", N_("The message is %(length)s characters long; the most "
                                         "is %(most)s."), length=len(text), most=MAX_BODY)
-    if _UNSHOWN.search(text):
-        raise ChatRefused("invalid", N_("The message has characters that cannot be shown "
-                                        "(control characters): write it again as text."))
+    code = visible_text.hidden(text)
+    if code:
+        raise ChatRefused("invalid", N_("The message has a character that cannot be shown, "
+                                        "%(code)s: control characters and invisible ones "
+                                        "(such as direction marks, which reverse the text around "
+                                        "them) are refused. Write it again as text."), code=code)
     return text
 
 
@@ -366,9 +365,12 @@ def report(session: Session, user: User, message_id: int, reason: str = "",
     if row.user_id == user.id:
         raise ChatRefused("invalid", N_("You cannot report your own message."))
     reason = (reason or "").strip()
-    if _UNSHOWN.search(reason):
-        raise ChatRefused("invalid", N_("The message has characters that cannot be shown "
-                                        "(control characters): write it again as text."))
+    code = visible_text.hidden(reason)
+    if code:
+        raise ChatRefused("invalid", N_("The reason has a character that cannot be shown, "
+                                        "%(code)s: control characters and invisible ones "
+                                        "(such as direction marks, which reverse the text around "
+                                        "them) are refused. Write it again as text."), code=code)
     if len(reason) > MAX_REASON:
         raise ChatRefused("invalid", N_("The reason is %(length)s characters long; the most is "
                                         "%(most)s."), length=len(reason), most=MAX_REASON)
@@ -409,7 +411,7 @@ def resolve_report(session: Session, report_id: int, note: str | None) -> ChatRe
     already, or the note is empty or too long (the operator's words, in English: the
     command line is theirs). Not committed."""
     note = (note or "").strip()
-    if not note or _UNSHOWN.search(note):
+    if not note or visible_text.hidden(note):
         raise ChatRefused("invalid", "Say in a short note what was done (plain text).")
     if len(note) > MAX_REASON:
         raise ChatRefused("invalid", "The note is %(length)s characters long; the most is "

@@ -9,6 +9,14 @@ one letter or digit; no "www."; and a full stop only at the end of a word ("J. S
 so that nothing like "evil.com" gets through. Pages and mails put a name that stands in a
 sentence in quotation marks (the ``quoted`` filter, server/mail/render.py).
 
+A name must not pass for another (issue 45): it is written in one script, or in Latin with
+one other script that does not look like it (ICU's SpoofChecker, UTS #39 "moderately
+restrictive": Latin with Japanese or Korean is fine, Latin with Cyrillic or Greek is not), with
+digits of one number system; and its UTS #39 skeleton (of the case-folded NFKC name: "P1ayer",
+"PIayer" and "Player" have one) is none of the names the server itself shows: "Player <n>"
+and "a deleted player" in every language of the server, the site's name, and its staff's words
+("admin", "operator", "moderator"...).
+
 Others never see a user by the local part of their address: ``shown`` gives the name the user
 chose, else a neutral "Player <id>". A stored name equal to the address's local part is the
 default accounts were given before (server/services/users.py), not a choice; a stored name that
@@ -18,9 +26,14 @@ breaks the rule (stored before it) is not shown to others either.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Callable
 
+import icu
+
 from server.catalogue import N_
+from server.i18n import LOCALES, gettext
+from server.services import visible_text
 
 MAX_LENGTH = 40
 MAX_MARKS = 3  # on one letter: Vietnamese stacks two; more draws over the lines around
@@ -28,6 +41,15 @@ PUNCTUATION = ".-'’_・"  # ・ (U+30FB) parts a name written in katakana: ジ
 NEUTRAL = N_("Player %(n)s")
 # The name of an account erased at its owner's request (services/account_deletion.py).
 DELETED = N_("a deleted player")
+SITE_NAME = "Whistlestop"
+# Words that speak for the site (its staff, its bots), in the server's languages: a name with
+# one of them as a word is refused. Written without spaces (Japanese), anywhere in the name.
+STAFF_WORDS = ("admin", "admins", "administrator", "administrators", "administrador",
+               "administradora", "operator", "operators", "operador", "operadora",
+               "moderator", "moderators", "moderador", "moderadora", "sysop", "staff",
+               "official", "oficial", "support", "soporte", "bot", SITE_NAME)
+STAFF_SUBSTRINGS = (SITE_NAME, "管理者", "管理人", "運営", "モデレーター", "公式", "ボット")
+WORD_BREAKS = " .-'’_・"
 
 
 class NameRefused(ValueError):
@@ -43,11 +65,15 @@ class NameRefused(ValueError):
 def check(name: str) -> str:
     """The name normalised, if the rule takes it; else raises NameRefused saying why."""
     name = unicodedata.normalize("NFC", name).strip()
-    for c in name:  # controls (Cc: line breaks, tabs), formats (Cf: U+202E, U+200B), Zl, Zp
-        if unicodedata.category(c)[0] in "CZ" and unicodedata.category(c) != "Zs":
-            raise NameRefused(N_("A display name is one line of visible characters: no line "
-                                 "breaks, tabs or invisible characters such as direction "
-                                 "marks (this one has %(code)s)."), code=f"U+{ord(c):04X}")
+    # Controls (Cc: line breaks, tabs), formats (Cf: U+202E, U+200B, joiners too), Zl, Zp
+    # (services/visible_text.py, the check of every text a player writes), and the code
+    # points no character has yet (Cn) or that are private (Co).
+    code = visible_text.hidden(name, lines=False, joiners=False) or next(
+        (f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in ("Cn", "Co")), None)
+    if code:
+        raise NameRefused(N_("A display name is one line of visible characters: no line "
+                             "breaks, tabs or invisible characters such as direction "
+                             "marks (this one has %(code)s)."), code=code)
     name = " ".join(name.split())  # only spaces are left to split on
     if _looks_like_a_link(name):
         raise NameRefused(N_("A display name may not look like a link or an address: no “@”, "
@@ -57,7 +83,76 @@ def check(name: str) -> str:
         raise NameRefused(N_("A display name has at most %(most)s characters; this one has "
                              "%(n)s."), most=MAX_LENGTH, n=len(name))
     _check_characters(name)
+    _check_not_another(name)
     return name
+
+
+@lru_cache(maxsize=1)
+def _checker() -> icu.SpoofChecker:
+    """ICU's UTS #39 checker: the restriction level (scripts that may go together) and one
+    number system. Configured once; ICU's checks on a configured checker are thread-safe."""
+    checker = icu.SpoofChecker()
+    checker.setChecks(icu.USpoofChecks.RESTRICTION_LEVEL | icu.USpoofChecks.MIXED_NUMBERS)
+    checker.setRestrictionLevel(icu.URestrictionLevel.MODERATELY_RESTRICTIVE)
+    return checker
+
+
+def skeletons(text: str) -> frozenset[str]:
+    """The UTS #39 skeletons of ``text``, case-folded: of its case-folded NFKC form (the
+    recommended one: "ADMIN" reads as "admin"), and of its NFKC form as written (where a
+    capital I reads as an l, "WhistIestop"). Two texts with a skeleton in common look alike."""
+    nfkc = unicodedata.normalize("NFKC", text)
+    checker = _checker()
+    return frozenset(checker.getSkeleton(0, form).casefold() for form in (nfkc.casefold(), nfkc))
+
+
+def looks_alike(one: str, other: str) -> bool:
+    """Whether the two texts may be taken for one another (a skeleton in common)."""
+    return bool(skeletons(one) & skeletons(other))
+
+
+def _bare(text: str) -> frozenset[str]:
+    """The skeletons of ``text`` without its spaces."""
+    return skeletons("".join(text.split()))
+
+
+@lru_cache(maxsize=1)
+def _reserved() -> tuple:
+    """The skeletons of the names the server shows: "Player <n>" as (prefix, suffix) per
+    language, the deleted player's name (and its words without the article), the staff's
+    words, the substrings."""
+    digits = frozenset("".join(s for d in "0123456789" for s in skeletons(d)))
+    neutral, deleted = set(), set()
+    for locale in LOCALES:
+        prefix, _, suffix = gettext(NEUTRAL, locale).partition("%(n)s")
+        neutral |= {(p, s) for p in _bare(prefix) for s in _bare(suffix)}
+        words = gettext(DELETED, locale).split()
+        deleted |= _bare(" ".join(words))
+        if len(words) > 1:
+            deleted |= _bare(" ".join(words[1:]))    # "deleted player": no article
+    staff = frozenset(s for w in STAFF_WORDS for s in skeletons(w))
+    inside = frozenset(s for w in STAFF_SUBSTRINGS for s in skeletons(w))
+    return digits, frozenset(neutral), frozenset(deleted), staff, inside
+
+
+def _check_not_another(name: str) -> None:
+    """NameRefused when ``name`` mixes scripts that look alike, or looks like a name the
+    server itself shows."""
+    if _checker().check(name):
+        raise NameRefused(N_("This display name mixes scripts that look alike (Latin letters "
+                             "with Cyrillic or Greek ones, say) or digits of two number "
+                             "systems, so it could pass for another name: write it in one "
+                             "script."))
+    digits, neutral, deleted, staff, inside = _reserved()
+    words = "".join(" " if c in WORD_BREAKS else c for c in name).split()
+    if any(any(bare.startswith(p) and bare.endswith(s) and len(bare) > len(p) + len(s)
+               and set(bare[len(p):len(bare) - len(s)]) <= digits for p, s in neutral)
+           or any(d in bare for d in deleted) or any(w in bare for w in inside)
+           for bare in _bare(name)) \
+            or any(skeletons(w) & staff for w in words):
+        raise NameRefused(N_("“%(name)s” is, or looks like, one of the names the server itself "
+                             "uses (for an account without a name, a deleted account, the site "
+                             "or its staff): choose another."), name=name)
 
 
 def _looks_like_a_link(name: str) -> bool:

@@ -12,6 +12,7 @@ from sqlmodel import Session, select
 
 from server.catalogue import N_
 from server.models import Game, SeatNote, utcnow
+from server.services import visible_text
 
 MAX_CHARS = 20_000
 
@@ -42,8 +43,11 @@ def check(text: str) -> str:
     if len(text) > MAX_CHARS:
         raise NoteRefused(N_("Notes hold up to %(max)s characters; these have %(n)s. "
                              "Shorten them and save again."), max=MAX_CHARS, n=len(text))
-    if any(ord(c) < 32 and c not in "\n\t" for c in text):
-        raise NoteRefused(N_("Notes are plain text: control characters cannot be saved."))
+    code = visible_text.hidden(text)
+    if code:
+        raise NoteRefused(N_("Notes are plain text: %(code)s is a control character or an "
+                             "invisible one (such as a direction mark, which reverses the text "
+                             "around it), and control characters cannot be saved."), code=code)
     return text
 
 

@@ -24,10 +24,37 @@ from server.models import QuietHours, Seat, User
 from server.raw_sql import Raw
 
 _HHMM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+# The longest quiet hours (issue 45): a night's sleep with room to spare, while half of every
+# day stays open to the deadlines and reminders the other players wait on. Longer ones (23 h
+# 59 min was taken) would put every deadline a player owes into a few minutes of the day.
+MAX_HOURS = 12
 
 
 class BadQuietHours(ValueError):
     """Quiet hours that are not two times of day ("HH:MM"), or whose start is their end."""
+
+
+class TooLong(BadQuietHours):
+    """Quiet hours longer than MAX_HOURS: ``hours`` and ``minutes`` they would last."""
+
+    def __init__(self, minutes: int):
+        super().__init__(minutes)
+        self.hours, self.minutes = divmod(minutes, 60)
+
+
+def length(start: time, end: time) -> int:
+    """How many minutes quiet hours from ``start`` to ``end`` last (across midnight if the
+    end comes first)."""
+    return (end.hour * 60 + end.minute - start.hour * 60 - start.minute) % (24 * 60)
+
+
+def capped_end(start: time, end: time) -> time:
+    """``end``, or the end MAX_HOURS after ``start`` when they would last longer (quiet hours
+    stored before the cap)."""
+    if length(start, end) <= MAX_HOURS * 60:
+        return end
+    moment = (start.hour * 60 + start.minute + MAX_HOURS * 60) % (24 * 60)
+    return time(moment // 60, moment % 60)
 
 
 @dataclass(frozen=True)
@@ -91,6 +118,8 @@ def set_hours(session: Session, user_id: int, start: str | None, end: str | None
     begin, finish = parse(start), parse(end)
     if begin == finish:
         raise BadQuietHours(start)
+    if length(begin, finish) > MAX_HOURS * 60:
+        raise TooLong(length(begin, finish))
     row = session.get(QuietHours, user_id)
     if row is None:
         row = QuietHours(user_id=user_id, start="", end="")
@@ -109,7 +138,8 @@ def windows(session: Session, game_id: int, seats: Iterable[str]) -> list[Window
     for seat in seats:
         for start, end, zone in _QUIET_OF_SEAT.rows(connection, {"game_id": game_id,
                                                                  "seat": seat}):
-            found.append(Window(parse(start), parse(end), zone))
+            begin = parse(start)
+            found.append(Window(begin, capped_end(begin, parse(end)), zone))
     return found
 
 

@@ -159,6 +159,13 @@ def change_settings(signed_in):
             else:
                 return _settings(signed_in, refusal=_("Choose one of the page's buttons."),
                                  status=422)
+        except quiet_hours.TooLong as long:
+            session.rollback()
+            return _settings(signed_in, refusal=_(
+                "Quiet hours last at most %(most)s hours a day (these would last %(hours)s h "
+                "%(minutes)s min), so that half of every day stays open to the deadlines the "
+                "other players wait on.", most=quiet_hours.MAX_HOURS, hours=long.hours,
+                minutes=f"{long.minutes:02d}"), field="quiet", status=422)
         except quiet_hours.BadQuietHours:
             session.rollback()
             return _settings(signed_in, refusal=_(

@@ -75,11 +75,11 @@ def _game_with_quiet(engine, zone: str, start: str, end: str, **timing):
 
 
 def test_a_decision_s_deadline_and_reminder_move_out_of_the_players_quiet_hours(db_engine):
-    # Quiet hours around the clock but one hour, so the deadline and reminder surely move: the
-    # free hour begins two hours after the time of day the test runs at (a fixed free hour,
-    # 23:00-24:00, failed the test run in that hour: the deadline fell in it and stayed).
-    free = (datetime.now(UTC) + 2 * HOUR).replace(second=0, microsecond=0)
-    game = _game_with_quiet(db_engine, "UTC", (free + HOUR).strftime("%H:%M"),
+    # Quiet hours of 12 (the most: quiet_hours.MAX_HOURS) around the time of day the test runs
+    # at, so the deadline and reminder surely move to their end (a fixed night, 23:00-24:00
+    # free, failed the test run in that hour: the deadline fell in it and stayed).
+    free = (datetime.now(UTC) + 6 * HOUR).replace(second=0, microsecond=0)
+    game = _game_with_quiet(db_engine, "UTC", (free - 12 * HOUR).strftime("%H:%M"),
                             free.strftime("%H:%M"), decision_hours=72, reminder_hours=[24])
     started, deadline = aware(game.clock_started_at), aware(game.deadline_at)
     nominal = started + 72 * HOUR
