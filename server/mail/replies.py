@@ -89,7 +89,8 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
             _finish(engine, inbound_id, message_id, None, [])
             return "duplicate"
         reply = read_reply(row.raw, settings.domain, settings.authserv_id)
-    if reply.kind == Kind.ORDER and reply.sender and not _within_limit(reply.sender):
+    if reply.kind == Kind.ORDER and reply.sender and \
+            not _within_limit(reply.sender, reply.auth_failed):
         log.info("inbound #%s ignored: too many mails from its sender", inbound_id)
         _finish(engine, inbound_id, message_id, {"kind": "limited",
                                                   "reason": "too many mails from the sender"},
@@ -115,12 +116,15 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
     return _order(engine, inbound_id, message_id, reply, seat, settings)
 
 
-def _within_limit(sender: str) -> bool:
+def _within_limit(sender: str, disowned: str | None = None) -> bool:
     """Whether the sender is within WHISTLESTOP_RATE_INBOUND_PER_SENDER (server/rate_limits.py):
-    past it, the mail is kept but neither read as an order nor answered."""
+    past it, the mail is kept but neither read as an order nor answered. Mail the receiving
+    server found disowned by the sender's domain (``disowned``) is counted apart, so that
+    forgeries of a player's From cannot use up the player's own count."""
     from server import rate_limits
     try:
-        rate_limits.hit("inbound_sender", users.normalize_email(sender))
+        rate_limits.hit("inbound_sender", users.normalize_email(sender),
+                        "disowned" if disowned else "not disowned")
         return True
     except rate_limits.TooMany:
         return False
