@@ -4,9 +4,11 @@ takes the seat (by its code) and the game goes on, and the follower kept reading
 page, its moves, its chat) as if still invited."""
 from __future__ import annotations
 
-from sqlmodel import select
+from sqlmodel import Session, select
 
-from server.models import Spectator
+from server import db
+from server.models import Game, Seat, Spectator, User, utcnow
+from tests.server.conftest import empty_db_url  # noqa: F401
 from tests.server.api.helpers import is_problem
 
 
@@ -51,3 +53,42 @@ def test_a_follow_left_from_before_the_fix_grants_and_lists_nothing(client, stor
         s.commit()
     is_problem(client.get(f"/games/{gid}", carol), 404)
     assert gid not in listed(client, carol)
+
+
+def test_the_migration_drops_what_lapsed_before_the_fix(empty_db_url):  # noqa: F811
+    """0025 on rows written before the fix: the follows of a private game by those who may
+    no longer see it go, and so do the codes of taken seats; the others stay."""
+    db.migrate(empty_db_url, "0024")
+    engine = db.make_engine(empty_db_url)
+    try:
+        with Session(engine) as s:
+            ann, bob, carol, dave, erin = (User(email=f"{n}@example.org", email_verified_at=(
+                None if n == "erin" else utcnow())) for n in ("ann", "bob", "carol", "dave",
+                                                              "erin"))
+            s.add_all([ann, bob, carol, dave, erin])
+            s.flush()
+            private = Game(game_type="tmotp", seed="s", seed_hash="h", created_by=ann.id)
+            public = Game(game_type="tmotp", seed="s", seed_hash="h", created_by=ann.id,
+                          public=True)
+            s.add_all([private, public])
+            s.flush()
+            s.add_all([Seat(game_id=private.id, seat="kennedy", user_id=ann.id,
+                            invite_token_hash="a" * 64),
+                       Seat(game_id=private.id, seat="nixon", invite_email="carol@example.org",
+                            invite_token_hash="c" * 64),
+                       Seat(game_id=public.id, seat="kennedy", user_id=bob.id,
+                            invite_token_hash="b" * 64)])
+            follows = {(private.id, u.id) for u in (ann, carol)}   # they may see it
+            s.add_all([Spectator(game_id=g, user_id=u) for g, u in follows])
+            s.add_all([Spectator(game_id=private.id, user_id=dave.id),   # lapsed
+                       Spectator(game_id=private.id, user_id=erin.id),   # never proven
+                       Spectator(game_id=public.id, user_id=dave.id)])   # public: stays
+            kept, game_id = follows | {(public.id, dave.id)}, private.id
+            s.commit()
+        db.migrate(empty_db_url)
+        with Session(engine) as s:
+            assert {(r.game_id, r.user_id) for r in s.exec(select(Spectator))} == kept
+            assert {r.seat: r.invite_token_hash for r in s.exec(select(Seat).where(
+                Seat.game_id == game_id))} == {"kennedy": None, "nixon": "c" * 64}
+    finally:
+        engine.dispose()
