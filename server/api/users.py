@@ -30,7 +30,9 @@ def sign_up(data):
     """Sign up, or ask for a new token: a mail goes to the address with a link that proves it
     and opens the page where its owner makes API tokens (GET /users/me/tokens lists them).
     The answer is the same whether or not the address has an account (nobody learns which
-    addresses play here), and no token is ever given to whoever merely names an address."""
+    addresses play here), and no token is ever given to whoever merely names an address.
+    An address in a reserved top-level domain (.invalid, .test, .example, .localhost: no mail
+    reaches it) is refused (422)."""
     if not current_app.config["OPEN_SIGNUP"]:
         raise Problem("signup-closed", "This server does not take sign-ups; ask its operator "
                       "for an account.")
