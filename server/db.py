@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -16,17 +17,27 @@ from server.light_session import LightSession
 
 _EXTENSION_KEY = "whistlestop.db"
 
+
+def _worker_timeout(env=os.environ) -> int:
+    """WHISTLESTOP_WORKER_TIMEOUT_SECONDS: a whole number of 3 or more (default 30)."""
+    value = (env.get("WHISTLESTOP_WORKER_TIMEOUT_SECONDS") or "30").strip()
+    if not value.isascii() or not value.isdigit() or int(value) < 3:
+        raise ValueError("WHISTLESTOP_WORKER_TIMEOUT_SECONDS must be a whole number of "
+                         f"seconds, 3 or more, not {value!r}.")
+    return int(value)
+
+
 # gunicorn kills a web worker whose request runs longer than this (its `timeout`, which
 # server/gunicorn_conf.py takes from here), with no answer to the client.
-WORKER_TIMEOUT_SECONDS = 30
+WORKER_TIMEOUT_SECONDS = _worker_timeout()
 # How long a statement waits for a lock (SQLite's write lock: its busy timeout; a PostgreSQL
 # row or table lock: its lock_timeout) before it gives up with an error, which the app answers
 # 503 with Retry-After (server/locked_database.py). A third of the worker timeout: the request
 # gives up and answers well before gunicorn would kill it, with time left for the rest of it.
 BUSY_TIMEOUT_MS = WORKER_TIMEOUT_SECONDS * 1000 // 3
 # How long a writer waits for it in short steps (begin_immediate) before it leaves the rest of
-# the wait to SQLite's own handler.
-FINE_WAIT_SECONDS = 1.0
+# the wait to SQLite's own handler: a second, or a tenth of the busy timeout if that is shorter.
+FINE_WAIT_SECONDS = min(1.0, BUSY_TIMEOUT_MS / 10_000)
 
 
 def json_text(value) -> str:

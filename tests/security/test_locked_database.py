@@ -15,7 +15,13 @@
 """
 from __future__ import annotations
 
+import json
 import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from contextlib import contextmanager
 
 import psycopg
@@ -24,8 +30,10 @@ from sqlalchemy.engine import make_url
 
 from server import db
 from server.app import create_app
+from tests.conftest import stop_process
 from tests.server.api.conftest import both_databases, running_app  # noqa: F401  (fixture)
 from tests.server.api.helpers import API, PROBLEM, Client
+from tests.services import free_port
 from tests.web.pages_helpers import Reader, csrf
 
 
@@ -130,6 +138,67 @@ def test_the_busy_timeout_ends_well_before_gunicorn_kills_the_worker():
     waited = db.BUSY_TIMEOUT_MS / 1000 + db.FINE_WAIT_SECONDS
     assert gunicorn_conf.timeout == db.WORKER_TIMEOUT_SECONDS
     assert waited * 2 <= gunicorn_conf.timeout  # room for the rest of the request
+
+
+def _ask(url: str, data: dict | None = None):
+    """(status, headers, body) of a GET, or of a POST of ``data`` as JSON; HTTP errors too."""
+    body = json.dumps(data).encode() if data is not None else None
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, answer.headers, _body(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, _body(error.read())
+
+
+def _body(data: bytes):
+    try:
+        return json.loads(data or b"null")
+    except ValueError:
+        return data.decode(errors="replace")  # a page (Flask's 500) is shown as it is
+
+
+@pytest.mark.processes
+def test_gunicorn_answers_a_locked_database_503_and_keeps_its_worker(tmp_path, whistlestop_env):
+    """As the Procfile's `web` process runs: one sync worker, gunicorn's timeout from
+    WHISTLESTOP_WORKER_TIMEOUT_SECONDS (short here: the lock waits a third of it). The health
+    check answers while the lock is held, a sign-up answers 503 with Retry-After, gunicorn
+    kills no worker, and the same worker signs up once the lock is gone."""
+    url = whistlestop_env["WHISTLESTOP_DATABASE_URL"]
+    db.migrate(url)
+    port = free_port()  # after the fixtures' servers (the SMTP catcher) took theirs
+    base = f"http://127.0.0.1:{port}"
+    log_path = tmp_path / "gunicorn.log"
+    env = dict(whistlestop_env, PORT=str(port), WHISTLESTOP_WEB_WORKERS="1",
+               WHISTLESTOP_WORKER_TIMEOUT_SECONDS="6")
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "python:server.gunicorn_conf",
+             "server.app:create_app()"],
+            env=env, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True)
+        try:
+            deadline, status = time.monotonic() + 60, None
+            while status != 200 and time.monotonic() < deadline:  # until the worker serves
+                assert proc.poll() is None, log_path.read_text()
+                try:
+                    status = _ask(base + "/healthz")[0]
+                except OSError:
+                    time.sleep(0.2)
+            assert status == 200, log_path.read_text()
+            with write_lock(url):
+                assert _ask(base + "/healthz")[0] == 200, log_path.read_text()
+                status, headers, body = _ask(base + "/api/v1/users",
+                                             {"email": "ann@example.org"})
+                assert status == 503, (body, log_path.read_text())
+                assert int(headers["Retry-After"]) > 0 and body["status"] == 503
+            status, _headers, body = _ask(base + "/api/v1/users", {"email": "ann@example.org"})
+            assert status == 202, (body, log_path.read_text())
+            assert proc.poll() is None
+        finally:
+            stop_process(proc)
+    text = log_path.read_text()
+    assert "WORKER TIMEOUT" not in text and text.count("Booting worker") == 1, text
 
 
 def test_postgresql_waits_for_a_lock_no_longer_than_the_busy_timeout(postgres_url):
