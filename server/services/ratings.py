@@ -14,21 +14,41 @@ the rating's transaction, is the guard (a second run finds it; two racing runs c
 primary key and the loser does nothing). Bots are players of their own, one per game and
 level ("bot:strong"), rated like anybody. The ranking: the winner first and everyone else
 tied second; with no winner, everyone tied, except a seat that resigned or forfeited, last.
+
+What is rated (issue 45: ratings that cannot be farmed by a second account):
+- only a public game: a private one (nobody else can see it was played) never feeds the
+  public ladder; there is no private ladder;
+- only a game both sides played: every rated seat's player made at least MIN_OWN_DECISIONS
+  decisions of their own (an order of theirs applied: by the page, the API, mail or a bot;
+  not a default the server filed for them at a deadline, nor a move taken back). A game
+  resigned or forfeited before that, or one a seat left to its deadlines, rates nobody
+  (its RatedGame row is written, with no changes);
+- repeated pairings count less: the k-th rated game within PAIRING_WINDOW between the same
+  two accounts moves each of their ratings by 1/k of OpenSkill's update (mu and sigma alike;
+  a player's weight is that of the pairing they repeated most in the game; bots are not
+  accounts and damp nothing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 import engine.core as game_engine
 from openskill.models import PlackettLuce
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from server.models import Game, RatedGame, Rating, Seat, User, utcnow
+from server.models import AutoOrder, Game, Order, RatedGame, Rating, Seat, User, utcnow
 from server.services import outbox
 
 MODEL = PlackettLuce()
+# Decisions of their own each rated seat's player made: three is past any opening a second
+# account could resign in (both sides have had real choices), and asks nothing of a real game.
+MIN_OWN_DECISIONS = 3
+# Orders the server gave for a seat at its deadline (services/deadlines.py): not the player's.
+NOT_OWN = ("filed", "default", "forfeit")
+PAIRING_WINDOW = timedelta(days=30)
 _GAME_OF = Rating.game_type  # (a column, not a branch on a game: the shared layers have none)
 
 
@@ -104,9 +124,10 @@ def _rate(session: Session, game_id: int, message_id: int | None) -> bool:
         player = player_of(game, seat)
         if player is not None:
             entries.append((seat.seat, info.role_of(game.options, seat.seat), player))
-    if len(entries) < 2:
-        session.commit()            # nothing to compare: rated as nobody's
+    if len(entries) < 2 or not game.public or not _played(session, game_id, entries):
+        session.commit()            # nothing to compare, or not to rate: rated as nobody's
         return True
+    weights = _weights(session, game_id, entries, utcnow())
     rows = {}
     for _seat, role, player in entries:
         if (role, player.key) not in rows:
@@ -116,14 +137,18 @@ def _rate(session: Session, game_id: int, message_id: int | None) -> bool:
              for _s, role, p in entries]
     rated = MODEL.rate(teams, ranks=places)
     new: dict[tuple, list] = {}
-    for (_s, role, player), [after] in zip(entries, rated):
-        new.setdefault((role, player.key), []).append(after)
+    for (_s, role, player), [before], [after], weight in zip(entries, teams, rated, weights):
+        # A repeated pairing's update, scaled: the same step of OpenSkill's, a k-th as long.
+        new.setdefault((role, player.key), []).append(MODEL.rating(
+            mu=before.mu + weight * (after.mu - before.mu),
+            sigma=before.sigma + weight * (after.sigma - before.sigma)))
     changes, now = [], utcnow()
-    for (seat, role, player), place in zip(entries, places):
+    for (seat, role, player), place, weight in zip(entries, places, weights):
         row = rows[(role, player.key)]
         before = {"mu": row.mu, "sigma": row.sigma, "ordinal": row.ordinal}
         changes.append({"seat": seat, "role": role, "player": player.key, "place": place,
-                        "won": place == 1 and places.count(1) == 1, "before": before})
+                        "won": place == 1 and places.count(1) == 1, "before": before,
+                        "weight": weight})
     for key, afters in new.items():
         # A bot level playing two seats of one pool in one game: the mean of its two updates.
         row = rows[key]
@@ -144,6 +169,48 @@ def _rate(session: Session, game_id: int, message_id: int | None) -> bool:
     outbox.mark_delivered(session, message_id)
     session.commit()
     return True
+
+
+def _played(session: Session, game_id: int, entries: list) -> bool:
+    """Whether every rated seat's player made MIN_OWN_DECISIONS decisions of their own: orders
+    applied for the seat, less those the server gave at a deadline."""
+    for seat, _role, _player in entries:
+        steps = set(session.exec(select(Order.step).where(
+            Order.game_id == game_id, Order.seat == seat, Order.status == "applied")))
+        given = set(session.exec(select(AutoOrder.step).where(
+            AutoOrder.game_id == game_id, AutoOrder.seat == seat,
+            AutoOrder.source.in_(NOT_OWN))))
+        if len(steps - given) < MIN_OWN_DECISIONS:
+            return False
+    return True
+
+
+def _weights(session: Session, game_id: int, entries: list, now) -> list[float]:
+    """Each entry's weight: 1/k, k - 1 the rated games within PAIRING_WINDOW in which its
+    account and another account of this game were both rated (the most of any such pair);
+    1 for a bot."""
+    accounts = {p.user_id for _s, _r, p in entries if p.user_id is not None}
+    if len(accounts) < 2:
+        return [1.0] * len(entries)
+    earlier = session.exec(select(RatedGame).join(Seat, Seat.game_id == RatedGame.game_id)
+                           .where(RatedGame.rated_at >= now - PAIRING_WINDOW,
+                                  RatedGame.game_id != game_id,
+                                  Seat.user_id.in_(accounts))).all()
+    met: dict[frozenset, int] = {}
+    for row in {r.game_id: r for r in earlier}.values():
+        rated = {c["player"] for c in row.changes or []}
+        both = sorted(a for a in accounts if f"user:{a}" in rated)
+        for i, one in enumerate(both):
+            for other in both[i + 1:]:
+                met[frozenset((one, other))] = met.get(frozenset((one, other)), 0) + 1
+    weights = []
+    for _s, _r, player in entries:
+        if player.user_id is None:
+            weights.append(1.0)
+            continue
+        k = 1 + max((n for pair, n in met.items() if player.user_id in pair), default=0)
+        weights.append(1.0 / k)
+    return weights
 
 
 def _row(session: Session, game_type: str, role: str, player: Player) -> Rating:

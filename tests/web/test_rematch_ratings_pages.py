@@ -12,7 +12,9 @@ from axe_playwright_python.sync_playwright import Axe
 from sqlmodel import Session, select
 
 from server.models import Game, RematchOffer, Seat
+from tests.security.test_rating_farming import play
 from tests.server.api.conftest import running_app
+from tests.server.api.helpers import Store
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401
 from tests.web.test_browser_game import sign_in
@@ -118,7 +120,11 @@ def test_the_game_over_mail_offers_a_rematch_and_an_offer_is_withdrawn(app, jack
 
 
 def test_the_ladder_and_a_players_page(app, jack, dick):
-    gid = _resigned(jack, dick)                    # jack (Kennedy) wins, dick resigned
+    """A public game both played (a rated one: services/ratings.py); dick resigns."""
+    gid = new_game(jack, dick, public="on")
+    play(Store(db_engine(app)), gid)
+    answer = dick.post_form(f"/games/{gid}", f"/games/{gid}/resign", {"confirm": "yes"})
+    assert answer.status_code in (200, 303), answer.data[:500]
     page = jack.get("/ladder/tmotp").get_data(as_text=True)
     kennedy = page.split('id="role-')[1]
     assert "Kennedy" in kennedy and "Nixon" in page

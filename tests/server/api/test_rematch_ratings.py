@@ -10,6 +10,7 @@ from sqlmodel import select
 
 from server.models import Game, OutboxMessage, RatedGame, Rating, Seat
 from server.services import ratings
+from tests.security.test_rating_farming import play
 from tests.server.api.helpers import is_problem
 
 
@@ -18,6 +19,15 @@ def _finished(client, store, a, b, options=None) -> int:
     r = client.post(f"/games/{gid}/resign", b)       # Nixon (b) resigns: Kennedy (a) wins
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["result"]["winner"] == "kennedy"
+    return gid
+
+
+def _rated(client, store, a, b) -> int:
+    """A public game both sides played (a rated one: services/ratings.py), Nixon (b) resigns."""
+    gid = client.two_player_game(store, a, b, seed="rematch-1", public=True)
+    play(store, gid)
+    r = client.post(f"/games/{gid}/resign", b)
+    assert r.status_code == 200 and r.get_json()["result"]["winner"] == "kennedy"
     return gid
 
 
@@ -89,7 +99,7 @@ def test_an_offer_withdrawn_and_the_refusals(client, store, players):
 
 def test_ratings_after_a_finished_game_per_role(client, store, players):
     ann, bob = players["kennedy"], players["nixon"]
-    _finished(client, store, ann, bob)
+    _rated(client, store, ann, bob)
     ladder = client.get("/ratings?game=tmotp").get_json()
     by = {(e["role"], e["player"]): e for e in ladder}
     fresh = ratings.MODEL.rating()
@@ -97,7 +107,8 @@ def test_ratings_after_a_finished_game_per_role(client, store, players):
     assert by[("kennedy", "Ann")]["wins"] == 1 and by[("nixon", "Bob")]["wins"] == 0
     assert set(by) == {("kennedy", "Ann"), ("nixon", "Bob")}   # each only in its side's pool
     # The rematch, roles swapped: Ann now plays Nixon and wins again; her Kennedy rating stays.
-    gid2 = client.two_player_game(store, bob, ann)                 # Bob Kennedy, Ann Nixon
+    gid2 = client.two_player_game(store, bob, ann, public=True)    # Bob Kennedy, Ann Nixon
+    play(store, gid2)
     assert client.post(f"/games/{gid2}/resign", bob).status_code == 200
     mine = client.get(f"/users/{ann.id}/ratings").get_json()
     roles = {e["role"]: e for e in mine["ratings"]}
@@ -114,7 +125,7 @@ def test_ratings_after_a_finished_game_per_role(client, store, players):
 
 def test_a_game_is_rated_once_however_often_its_task_runs(client, store, players):
     ann, bob = players["kennedy"], players["nixon"]
-    gid = _finished(client, store, ann, bob)
+    gid = _rated(client, store, ann, bob)
     with store.session() as s:
         before = sorted((r.player, r.mu, r.sigma, r.games) for r in s.exec(select(Rating)))
         rows = s.exec(select(OutboxMessage).where(OutboxMessage.kind == "rate_game")).all()
@@ -131,9 +142,10 @@ def test_a_game_is_rated_once_however_often_its_task_runs(client, store, players
 def test_a_bot_is_rated_as_a_player_of_its_own(client, store):
     ann = client.signup("ann@example.org", "Ann")
     r = client.post("/games", ann, json={"game_type": "tmotp", "seats": {"kennedy": ann.email},
-                                         "bots": {"nixon": "random"}})
+                                         "bots": {"nixon": "random"}, "public": True})
     gid = r.get_json()["game"]["id"]
     assert client.post(f"/games/{gid}/start", ann).status_code == 200
+    play(store, gid)
     assert client.post(f"/games/{gid}/resign", ann).status_code == 200   # the bot wins
     ladder = {e["role"]: e for e in client.get("/ratings?game=tmotp").get_json()}
     assert ladder["nixon"]["bot"] == "random" and ladder["nixon"]["user_id"] is None
@@ -149,11 +161,12 @@ def test_mr_president_rates_per_number_of_candidates(client, store):
     a, b, c = (client.signup(f"{n}@example.org", n.title()) for n in ("ann", "bob", "cat"))
     r = client.post("/games", a, json={"game_type": "mrpresident", "options": {"players": 3},
                                        "seats": {"p1": a.email, "p2": b.email,
-                                                 "p3": c.email}})
+                                                 "p3": c.email}, "public": True})
     gid = r.get_json()["game"]["id"]
     for p in (b, c):
         assert client.post(f"/games/{gid}/join", p, json={}).status_code == 200
     assert client.post(f"/games/{gid}/start", a).status_code == 200
+    play(store, gid)
     assert client.post(f"/games/{gid}/resign", c).status_code == 200   # no winner; Cat last
     ladder = client.get("/ratings?game=mrpresident").get_json()
     assert {e["role"] for e in ladder} == {"3 candidates"}
@@ -175,7 +188,8 @@ def test_a_game_played_to_its_end_is_rated_and_its_bots_too(client, store):
     ann = client.signup("ann@example.org", "Ann")
     r = client.post("/games", ann, json={"game_type": "mrpresident",
                                          "options": {"players": 2, "edition": "chalkboard"},
-                                         "seats": {}, "bots": {"p1": "random", "p2": "greedy"}})
+                                         "seats": {}, "bots": {"p1": "random", "p2": "greedy"},
+                                         "public": True})
     gid = r.get_json()["game"]["id"]
     store.set_seed(gid, "rated-by-the-engine")
     assert client.post(f"/games/{gid}/start", ann).status_code == 200
@@ -218,7 +232,8 @@ def test_a_forfeited_game_is_rated_and_may_be_played_again(client, store, player
     """A missed deadline where the game forfeits (the sweeper ends it through lobby.resign)."""
     from server.services import lobby
     ann, bob = players["kennedy"], players["nixon"]
-    gid = client.two_player_game(store, ann, bob)
+    gid = client.two_player_game(store, ann, bob, public=True)
+    play(store, gid)
     with client.tc.application.app_context(), store.session() as s:   # its tasks run inline
         game = lobby.resign(s, gid, "kennedy", forfeit=True)
         assert game.result["termination"] == "forfeited" and game.result["winner"] == "nixon"
