@@ -61,3 +61,29 @@ from tests.services import (  # noqa: E402,F401  (fixtures: real Redis and Postg
     redis_url,
 )
 from tests.smtp_catcher import smtp_catcher  # noqa: E402,F401  (a real SMTP server)
+
+
+# --- tiers (python3 scripts/test --fast) ---------------------------------------------------------
+# A test is sorted by what it needs, from its fixtures and parameters, so a new test lands in the
+# right tier by itself; a module that starts processes of its own says so with
+# ``pytestmark = pytest.mark.processes``. The fast tier (scripts/test --fast) deselects every one
+# of these: it is the engine, the services and the API on SQLite, in process.
+_NEEDS = {
+    "browser": "browser",  # real Chromium (tests/web/browser.py)
+    "postgres_server": "postgresql",
+    "postgres_url": "postgresql",
+    "redis_server": "redis",
+    "redis_url": "redis",
+    "pipeline_factory": "processes",  # Celery workers, beat and SMTP as processes
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        for fixture, marker in _NEEDS.items():
+            if fixture in names:
+                item.add_marker(marker)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "postgresql" in callspec.id.split("-"):
+            item.add_marker("postgresql")

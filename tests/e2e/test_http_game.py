@@ -23,6 +23,8 @@ from tests.conftest import stop_process
 from tests.e2e.api_players import DEADLINE_S, Player, proven_players, serve
 from tests.workers.conftest import Worker
 
+pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
+
 GAMES = {
     "tmotp": {"options": {"edition": "gmt"},
               "seats": {"kennedy": "jack@example.org", "nixon": "dick@example.org"},

@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 import requests
 from sqlmodel import select
 
+import pytest
+
 from server import db
 from server.models import Game, InboundMail, Order
 from tests.conftest import stop_process
@@ -43,6 +45,8 @@ from tests.services import free_port
 from tests.smtp_catcher import SmtpCatcher
 from tests.workers.conftest import Pipeline, Worker, assert_mailed_once
 from tests.workers.test_game_by_mail import play_by_reply
+
+pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
 
 MR_PRESIDENT = {"edition": "chalkboard", "players": 2}
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

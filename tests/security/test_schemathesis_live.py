@@ -21,9 +21,13 @@ from pathlib import Path
 
 from schemathesis.checks import CHECKS, load_all_checks
 
+import pytest
+
 from tests.server.api.helpers import Client, Player
 from tests.services import free_port
 from tests.web.browser import LiveServer
+
+pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
 
 # Test cases per operation and phase, generated deterministically. For a longer hunt by hand:
 # ST_MAX_EXAMPLES=500 for more cases, ST_SEED=<n> for other ones (random, from that seed).

@@ -8,9 +8,13 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from server import __version__
 from server.app import create_app
 from tests.conftest import stop_process
+
+pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
 
 
 def test_healthz_answers_ok_with_version(tmp_path):

@@ -20,6 +20,8 @@ from tests.services import free_port
 from tests.web.browser import LiveServer, browser  # noqa: F401  (fixture)
 from tests.web.pages_helpers import db_engine, new_game
 
+pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
+
 YOUR_MOVE = "▶ Your move · "
 
 

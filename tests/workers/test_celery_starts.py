@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from engine.core import from_dict
 from sqlmodel import Session, select
 
@@ -14,6 +16,8 @@ from server.models import OutboxMessage
 from tests.conftest import stop_process
 from workers.celery_app import make_celery
 from workers.tasks import ping
+
+pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
 
 
 def test_ping_runs_in_process_inside_app_context(whistlestop_env, monkeypatch):

@@ -14,10 +14,14 @@ from pathlib import Path
 
 from celery.app import trace
 
+import pytest
+
 from server import config
 from tests.conftest import stop_process
 from workers import routine_logs
 from workers.celery_app import make_celery
+
+pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
 
 ROUTINE = ("relay_outbox", "sweep_unresolved", "sweep_deadlines", "sweep_webhooks",
            "write_digests", "relay-outbox", "Sending due task", "Discarding")

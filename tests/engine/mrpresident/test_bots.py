@@ -27,6 +27,12 @@ VARIANTS = {
 }
 
 
+# Every variant plays in the full suite; the fast tier (scripts/test --fast) keeps the cheapest,
+# as the whole games of the others take a minute of the strong bot's search.
+EVERY_VARIANT = [pytest.param(options, id=name, marks=() if name == "chalkboard-3"
+                              else pytest.mark.slow) for name, options in VARIANTS.items()]
+
+
 def positions(options, seed, every=3):
     """Positions of a random game where a seat decides, every ``every``-th decision: (state,
     seat). The random policy lays two cards, answers and attempts upsets often, so the sealed
@@ -46,7 +52,7 @@ def positions(options, seed, every=3):
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
-@pytest.mark.parametrize("options", list(VARIANTS.values()), ids=list(VARIANTS))
+@pytest.mark.parametrize("options", EVERY_VARIANT)
 def test_every_level_plays_whole_games(options):
     seats = [f"p{i + 1}" for i in range(options["players"])]
     levels = ["strong", "greedy", "random", "greedy"]
@@ -57,7 +63,7 @@ def test_every_level_plays_whole_games(options):
         assert final.outcome() is not None and final.outcome().winner in seats
 
 
-@pytest.mark.parametrize("options", list(VARIANTS.values()), ids=list(VARIANTS))
+@pytest.mark.parametrize("options", EVERY_VARIANT)
 def test_worlds_show_the_seat_exactly_its_view(options):
     """Every world sampled from a view shows the seat that view (what it checks: CHECKED), holds
     the seat's own hand and discards, and the other seats' hands hold their real cards (every
@@ -113,8 +119,10 @@ def _hidden_variant(state, seat, rng):
     return None
 
 
-@pytest.mark.parametrize("options", [VARIANTS["dial-3"], VARIANTS["chalkboard-3"],
-                                     VARIANTS["nominee"]], ids=["dial", "chalkboard", "nominee"])
+@pytest.mark.parametrize("options", [
+    pytest.param(VARIANTS["dial-3"], id="dial", marks=pytest.mark.slow),
+    pytest.param(VARIANTS["chalkboard-3"], id="chalkboard"),
+    pytest.param(VARIANTS["nominee"], id="nominee", marks=pytest.mark.slow)])
 def test_decisions_do_not_change_when_only_hidden_information_does(options):
     """The same position with another seat's sealed order or face-down card changed: the seat's
     view is the same, and so is every bot's decision (same generator). The positions are real

@@ -66,12 +66,25 @@ def test_the_variants_cover_every_option():
         assert {v[key] for v in VARIANTS.values()} == values
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_every_random_game_ends_bounded(name, chunk):
+    _play_bounded(name, range(chunk, GAMES, CHUNKS))
+
+
+SAMPLE = 6  # the fast tier's games per variant (scripts/test --fast); the full suite plays GAMES
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_sample_of_random_games_ends_bounded(name):
+    _play_bounded(name, range(GAMES, GAMES + SAMPLE))
+
+
+def _play_bounded(name, seeds):
     options = VARIANTS[name]
     longest = largest = 0
-    for seed in range(chunk, GAMES, CHUNKS):
+    for seed in seeds:
         g = play_random("mrpresident", seed, options=options,
                         check=lambda state: _bounded(state, name, seed))
         assert g.outcome() is not None and g.s["result"]["winner"]
