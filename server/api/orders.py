@@ -7,6 +7,7 @@ and may be replaced until the step resolves. A refused order changes nothing.
 from __future__ import annotations
 
 from engine.core import ActionError, MalformedAction
+from engine.core.messages import data
 from flask import jsonify, request
 from flask_smorest import Blueprint
 from sqlmodel import Session
@@ -15,9 +16,10 @@ from server import db
 from server.api import access, auth, idempotency, present, schemas
 from server.api.problems import Problem, not_found
 from server.models import Game
-from server.services import games, held_view
+from server.i18n import game_text
+from server.services import games, seat_view
 from server.services import retract as retract_service
-from server.services.games import GameNotFound, OrderResult, StaleStep
+from server.services.games import GameNotFound, HeldMove, OrderResult, StaleStep
 
 # A schema instance is stateless for load(); building one deep-copies its fields each time
 # (webargs builds one per request from a class).
@@ -38,7 +40,11 @@ blp = Blueprint("orders", __name__, url_prefix="/api/v1/games",
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(409, response="CONFLICT", description="Stale step (current_step and decision "
-                                                        "say what is asked now)")
+                                                        "say what is asked now), or another "
+                                                        "player's move may still be taken back "
+                                                        "(held-move: nothing was changed; "
+                                                        "held_until, and POST "
+                                                        "/games/{id}/show-move to see it)")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY",
                   description="Illegal or malformed order: detail is the reason in the game's "
                               "words, legal_actions what would be accepted")
@@ -80,15 +86,15 @@ def _submit(game_id: int, user, asked_seat: str | None, step: int, actions: list
         try:
             games.submit_order(session, game_id, seat, step, actions,
                                before_commit=before_commit, game=game)
+        except HeldMove as exc:
+            raise _held(session, game_id, seat, exc) from None
         except StaleStep as exc:
-            _refuse_if_held(session, game_id, seat)
             decision = _decision(session, game_id, seat)
             asked = decision["prompt"] or exc.prompt or "nothing is asked of you now."
             raise Problem("stale-step", f"The order answers step {step}, but the game is at step "
                           f"{exc.step}: {asked}", current_step=exc.step,
                           decision=decision) from None
         except ActionError as exc:
-            _refuse_if_held(session, game_id, seat)
             decision = _decision(session, game_id, seat)
             raise Problem("malformed-action" if isinstance(exc, MalformedAction)
                           else "illegal-action", exc.reason,
@@ -141,20 +147,19 @@ def retract(data, game_id):
                 "decision": _decision(session, game_id, seat)}
 
 
-def _refuse_if_held(session: Session, game_id: int, seat: str) -> None:
-    """A refused order while another seat's move may still be taken back: its answer is
-    what the seat may see, the game before that move (services/held_view.py), never the
-    engine's reasons or legal actions after it."""
+def _held(session: Session, game_id: int, seat: str, exc: HeldMove) -> Problem:
+    """The answer to an order refused while another seat's move may still be taken back
+    (games.HeldMove): the same words whatever the move was, the decision as the seat may see
+    it (the game before the move), and the way to see the move now."""
     db.read_afresh(session)
     game = session.get(Game, game_id)
-    seen = held_view.as_seen(session, game, seat)
-    until = held_view.held_until(seen)
-    if until is None:
-        return
-    raise Problem("stale-step", f"It is not your decision now: {seen.held_by} may still take "
-                  f"back their last move until {until.isoformat()}, or until you show it on "
-                  f"the game page; until then the game is at step {seen.step} for you.",
-                  current_step=seen.step, decision=present.decision_body(session, game, seat))
+    until = exc.until.isoformat()
+    reason = game_text.text(data(games.held_move_reason(exc.seat, until)), "en",
+                            game.game_type)
+    return Problem("held-move", f"{reason} To see the move now (it is then final): POST "
+                   f"/api/v1/games/{game_id}/show-move.", code=exc.code, held_until=until,
+                   current_step=seat_view.of(session, game, seat).step,
+                   decision=present.decision_body(session, game, seat))
 
 
 def _decision(session: Session, game_id: int, seat: str) -> dict:

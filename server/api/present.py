@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from server.api import schemas
 from server.models import Game, Spectator, User
-from server.services import display_names, games, held_view, lobby, reach
+from server.services import display_names, lobby, reach, seat_view
 
 
 # Schema instances are stateless for dump(); building one deep-copies its fields each time.
@@ -53,7 +53,8 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
     """The game as the caller may see it (``view``: with the engine's view for their seat);
     to be dumped with GameSchema / GameSummarySchema, which send nothing else."""
     seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
-    game = held_view.as_seen(session, game, seat)  # a move that may be taken back: before it
+    seen = seat_view.of(session, game, seat)  # a move that may be taken back: before it
+    game = seen.game
     rows = lobby.seat_rows(session, game.id)
     names = _names(session, {r.user_id for r in rows if r.user_id}
                    | ({game.created_by} if game.created_by else set()))
@@ -72,28 +73,25 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
         "result": game.result,
         "role": role(session, game, user, seat),
         "your_seat": seat,
-        "your_move": games.your_move(session, game, seat) if seat else False,
+        "your_move": seen.your_move,
         "timing": {"decision_hours": game.decision_hours,
                    "reminder_hours": list(game.reminder_hours or []),
                    "on_deadline": game.on_deadline},
         "deadline_at": game.deadline_at if game.status == "active" else None,
-        "held_until": held_view.held_until(game),
+        "held_until": seen.held_until,
     }
     if view:
-        body["view"] = games.seat_view(session, game, seat) if game.state else None
+        body["view"] = seen.view
         body["not_reached"] = reach.waiting(session, game)
     return body
 
 
-def decision_body(session: Session, game: Game, seat: str, state=None) -> dict:
-    """The seat's current decision (its own sealed order included, nobody else's); ``state``,
-    when the caller holds the game's engine state already, saves loading it again. While
-    another seat's move may be taken back, the decision before it (services/held_view.py)."""
-    if state is None:
-        game = held_view.as_seen(session, game, seat)
-    return _DECISION_SCHEMA.dump(
-        {"seat": seat, **games.decision_for(session, game, seat, state),
-         "held_until": _iso(held_view.held_until(game))})
+def decision_body(session: Session, game: Game, seat: str) -> dict:
+    """The seat's current decision (its own sealed order included, nobody else's). While
+    another seat's move may be taken back, the decision before it (services/seat_view.py)."""
+    seen = seat_view.of(session, game, seat)
+    return _DECISION_SCHEMA.dump({"seat": seat, **seen.decision,
+                                  "held_until": _iso(seen.held_until)})
 
 
 def _iso(moment) -> str | None:
@@ -102,10 +100,10 @@ def _iso(moment) -> str | None:
 
 def log_body(session: Session, game: Game, seat: str | None) -> dict:
     """The log as the seat may see it; the exact format `whistlestop verify --file` reads."""
-    game = held_view.as_seen(session, game, seat)
-    finished = game.status == "finished"
+    seen = seat_view.of(session, game, seat)
+    finished = seen.status == "finished"
     return {
         "game_id": game.id, "game_type": game.game_type, "options": dict(game.options),
         "seed_hash": game.seed_hash, "seed": game.seed if finished else None,
-        "complete": finished, "entries": games.log_for(session, game, seat),
+        "complete": finished, "entries": seen.log(),
     }

@@ -42,6 +42,11 @@ TYPES: dict[str, tuple[int, str, str]] = {
                         "nothing hidden; code says which of these failed (nothing, sealed, "
                         "chance, hidden, other_seat, not_handed_over, no_hold, seen, "
                         "hold_over, game_over)."),
+    "held-move": (409, "Another player's move may still be taken back",
+                  "Nothing was changed: another player's last move may still be taken back "
+                  "(held_until says until when), so the game is still at the step before it "
+                  "for you and no order of yours is taken. You will be told when the move is "
+                  "final; POST /api/v1/games/{id}/show-move shows it now (it is then final)."),
     "idempotency-key-in-progress": (409, "Request still being processed",
                                     "A request with this Idempotency-Key is still being "
                                     "processed; retry in a moment to get its answer."),

@@ -13,7 +13,7 @@ from server.api import schedule_schemas as schemas
 from server.api.problems import Problem
 from server.i18n import times
 from server.models import User, aware, utcnow
-from server.services import extensions, pauses, quiet_hours, vacations
+from server.services import extensions, pauses, quiet_hours, seat_view, vacations
 
 blp = Blueprint("schedule", __name__, url_prefix="/api/v1",
                 description="Vacations, quiet hours, pauses and extensions: when the clocks "
@@ -150,11 +150,13 @@ def change_quiet_hours(data):
 
 
 # --- a game's pause and extension ----------------------------------------------------------
-def schedule_of(session, game) -> dict:
-    """What a seat may know of the game's clock: all of it is public to its players."""
+def schedule_of(session, game, seat: str) -> dict:
+    """What a seat may know of the game's clock: all of it is public to its players (the
+    deadline as the seat may see it: none while a move another seat may still take back is
+    hidden from it, services/seat_view.py)."""
     now = utcnow()
     pause = pauses.current(session, game.id)
-    return {"deadline_at": aware(game.deadline_at),
+    return {"deadline_at": aware(seat_view.of(session, game, seat).deadline_at),
             "clock_stopped": game.clock_stopped_at is not None,
             "pause": pause, "extensions": extensions.of_game(session, game.id),
             "away": [{"seat": s, "until": u} for s, u in vacations.away(session, game.id, now)]}
@@ -172,7 +174,7 @@ def _act(game_id: int, do) -> dict:
             session.rollback()
             raise _refused(exc) from None
         session.expire_all()
-        return schedule_of(session, session.get(type(game), game_id))
+        return schedule_of(session, session.get(type(game), game_id), seat)
 
 
 def _documented(view):
@@ -189,8 +191,8 @@ def game_schedule(game_id: int):
     """The game's deadline, whether its clock is stopped, the pause asked or in force, the
     extensions asked, and which players are on vacation until when."""
     with db.session() as session:
-        game, _seat = access.playing(session, game_id, auth.current_user())
-        return schedule_of(session, game)
+        game, seat = access.playing(session, game_id, auth.current_user())
+        return schedule_of(session, game, seat)
 
 
 @blp.route(_GAME + "/pause", methods=["POST"])

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import engine.core as game_engine
 from flask_smorest import Blueprint
 
 from server import db
 from server.api import access, auth, schemas
 from server.api.problems import Problem
-from server.services import held_view, standing
+from server.services import seat_view, standing
 from server.services.standing import StandingOrderError
 
 blp = Blueprint("standing_orders", __name__, url_prefix="/api/v1/games",
@@ -52,8 +51,7 @@ def change(data, game_id):
         game, seat = access.playing(session, game_id, auth.current_user())
         if game.status == "finished":
             raise Problem("conflict", "The game is over: standing orders have nothing to answer.")
-        seen = held_view.as_seen(session, game, seat)  # checked against what the seat may see
-        state = game_engine.from_dict(seen.state) if seen.state else None
+        state = seat_view.of(session, game, seat).state  # checked against what it may see
         try:
             for kind in standing.kinds():
                 if kind in data:

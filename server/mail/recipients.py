@@ -6,8 +6,8 @@ the web, or the step was resolved) is not sent at all: a mail asking a question 
 answered costs the player a round trip for nothing.
 
 Every mail is built from the recipient seat's own view (``view(seat)``), never the state, with
-one fact of the server's own (``games.seat_view``): how many seats have sealed their order of a
-simultaneous step ("2 of 3 have chosen"; never who). The
+one fact of the server's own (``services/seat_view.py``): how many seats have sealed their
+order of a simultaneous step ("2 of 3 have chosen"; never who). The
 orders the server gave for a seat without asking (AutoOrder rows not yet mailed) are listed in
 the seat's next decision, reminder, deadline or resolution mail; ``Envelope.auto_orders`` names
 them, and delivery marks them mailed with the mail.
@@ -27,8 +27,8 @@ from server.games import presenter
 from server.mail import contexts, kinds, reply_address
 from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
                            Webhook, utcnow)
-from server.services import (display_names, games, held_view, links, reach, rematch, retract,
-                             schedule_links, sign_in, standing, users, vacations)
+from server.services import (display_names, links, reach, rematch, retract, schedule_links,
+                             seat_view, sign_in, standing, users, vacations)
 
 
 @dataclass(frozen=True)
@@ -218,12 +218,6 @@ def _told(rows: list[AutoOrder]) -> list[dict]:
             for r in rows]
 
 
-def _state(session: Session, game: Game):
-    """The game's state with its history, to read and view: its stored dict is handed over,
-    not copied (the sessions that build mails only read, and drop their rows after)."""
-    return games.whole_state(session, game, copy=False)
-
-
 def _choice_url(settings: MailSettings, game: Game, seat: str, step: int, user: User,
                 notes: int):
     return links.choice_url(settings.secret, settings.base_url, game.id, seat, step, user.id,
@@ -262,16 +256,16 @@ def _asked(session: Session, payload: dict, kind: str) -> _Asked | None:
     of mail; None when not (the step moved on, or the seat sealed its order meanwhile)."""
     game = session.get(Game, payload["game_id"])
     seat_name, step = payload["seat"], payload["step"]
-    if game is None or game.step != step or not game.state or game.status != "active":
+    if game is None or not game.state or game.status != "active":
         return None
-    state = _state(session, game)
-    if not games.your_move(session, game, seat_name, state):
+    seen = seat_view.of(session, game, seat_name)
+    if seen.step != step or not seen.your_move:
         return None
     seat, user = _seat_and_user(session, game.id, seat_name)
     if user is None or not _reaches(session, user, kind):
         return None
-    view = games.seat_view(session, game, seat_name, state)
-    return _Asked(game, seat, user, step, state, view, len(view.get("notes", [])),
+    view = seen.view
+    return _Asked(seen.game, seat, user, step, seen.state, view, len(view.get("notes", [])),
                   _unmailed(session, game.id, seat_name))
 
 
@@ -320,9 +314,9 @@ def _deadline_passed(session, payload, settings) -> list[Envelope]:
     seat, user = _seat_and_user(session, game.id, seat_name)
     if user is None or not _reaches(session, user, "deadline_passed"):
         return []
-    view = games.seat_view(session, game, seat_name, _state(session, game))
+    seen = seat_view.of(session, game, seat_name)
+    game, view, asked = seen.game, seen.view, seen.your_move
     notes = len(view.get("notes", []))
-    asked = games.your_move(session, game, seat_name)
     auto = _unmailed(session, game.id, seat_name)
     # The order this mail is about is told in its own words, not again in the list.
     others = [a for a in auto
@@ -350,14 +344,14 @@ def _step_resolved(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "active" or not game.state:
         return []
-    state = _state(session, game)
     found = []
     decided = _decisions_written_after(session, game.id, payload.get("outbox_id"))
     for seat, user in _seated(session, game.id):
-        if not _reaches(session, user, "step_resolved") or \
-                games.your_move(session, game, seat.seat) or seat.seat in decided:
+        seen = seat_view.of(session, game, seat.seat)
+        if not _reaches(session, user, "step_resolved") or seen.your_move \
+                or seat.seat in decided:
             continue
-        view = games.seat_view(session, game, seat.seat, state)
+        view = seen.view
         notes = len(view.get("notes", []))
         auto = _unmailed(session, game.id, seat.seat)
         context = contexts.step_resolved(
@@ -393,17 +387,16 @@ def _digest(session, payload, settings) -> list[Envelope]:
     for seat, game in session.exec(select(Seat, Game).join(Game, Game.id == Seat.game_id)
                                    .where(Seat.user_id == user.id, Game.status == "active")
                                    .order_by(Game.id, Seat.id)).all():
-        if not games.your_move(session, game, seat.seat):
+        seen = seat_view.of(session, game, seat.seat)  # a held move: the game before it
+        if not seen.your_move or retract.held_for(session, game, seat.seat, now) is not None:
             continue
-        if retract.held_for(session, game, seat.seat, now) is not None:
-            continue
-        view = _state(session, game).view(seat.seat)
+        view = seen.view
         notes = len(view.get("notes", []))
         waiting.append({"game_id": game.id, "game": game.game_type, "seat": seat.seat,
-                        "step": game.step, "prompt": view["prompt_message"],
+                        "step": seen.step, "prompt": view["prompt_message"],
                         "legal_actions": list(view["legal_actions"]),
-                        "deadline_at": game.deadline_at, "view": view,
-                        "choice_url": _choice_url(settings, game, seat.seat, game.step, user,
+                        "deadline_at": seen.deadline_at, "view": view,
+                        "choice_url": _choice_url(settings, game, seat.seat, seen.step, user,
                                                   notes)})
     if not waiting:
         return []
@@ -418,16 +411,16 @@ def _order_answer(session, payload, settings) -> list[Envelope]:
     """The answer to an order by reply: always sent (the player is waiting for it, whatever
     their mail preference), with the decision the seat has now. Its template says what was
     done (order_received: applied or sealed) or why nothing was (order_refused). While
-    another seat's move may be taken back, the game before it (services/held_view.py): a
+    another seat's move may be taken back, the game before it (services/seat_view.py): a
     reply of the next player meanwhile is never answered with the move, nor makes it seen."""
     seat_name = payload["seat"]
-    game = held_view.as_seen(session, session.get(Game, payload["game_id"]), seat_name)
+    game = session.get(Game, payload["game_id"])
     seat, user = _seat_and_user(session, payload["game_id"], seat_name)
     if game is None or user is None or not game.state:
         return []
-    view = games.seat_view(session, game, seat_name, _state(session, game))
+    seen = seat_view.of(session, game, seat_name)
+    game, view, asked = seen.game, seen.view, seen.your_move
     notes = len(view.get("notes", []))
-    asked = games.your_move(session, game, seat_name)
     if not asked:
         view = {**view, "legal_actions": []}
     # Issue 27: a move by mail that may still be taken back is offered to be, by a reply:
@@ -493,9 +486,10 @@ def _game_over(session, payload, settings) -> list[Envelope]:
     game = session.get(Game, payload["game_id"])
     if game is None or game.status != "finished" or not game.state:
         return []
-    state = _state(session, game)
     return [Envelope(seat.seat, user.email, user.locale, "game_over",
-                     {**contexts.game_over(game.id, seat.seat, state.view(seat.seat),
+                     {**contexts.game_over(game.id, seat.seat,
+                                           seat_view.of(session, game, seat.seat).state
+                                           .view(seat.seat),
                                            game.result, game.seed, game.seed_hash, _name(user),
                                            user.locale, settings.links, None),
                       # Issue 27: a signed link offering a rematch (its page asks first).

@@ -35,7 +35,6 @@ import logging
 from collections.abc import Iterator
 from datetime import timedelta
 
-import engine.core as game_engine
 from engine.core import ActionError
 from engine.core.messages import data, plain
 from sqlalchemy import update
@@ -49,7 +48,8 @@ from server.mail import (chat_replies, reply_address, reply_settings, retract_re
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
-from server.services import games, outbox, play, retract, standing, users
+from server.i18n import times
+from server.services import games, outbox, play, retract, seat_view, standing, users
 from server.services.pauses import PauseError
 
 log = logging.getLogger("whistlestop.replies")
@@ -229,8 +229,13 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
     with Session(engine) as session:
         db.reading(session)
         game = session.get(Game, seat.game_id)
-        current, game_type = game.step, game.game_type
-        state = game_engine.from_dict(game.state) if game.state else None
+        # As the seat may see the game: a move another seat may still take back is not read
+        # (a fresh mail answers the step before it; services/seat_view.py).
+        seen = seat_view.of(session, game, seat.seat)
+        current, game_type, state = seen.step, game.game_type, seen.state
+        held = seen.held_until is not None  # another seat's move, hidden from this one
+        player = session.get(User, seat.user_id)
+        locale, zone = (player.locale, player.time_zone) if player else ("en", None)
     lines = (lines + [line for line in reply.closing if _names_a_verb(state, line)
                       or retract_reply.is_line(line)])[:MAX_LINES]
     step = _answered_step(engine, reply, seat)
@@ -239,7 +244,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
               "lines": lines, "answered_step": step, "reply_message_id": reply.message_id}
     # Issue 27: "TAKE BACK" takes the seat's last move back, as the page's button does.
     if lines and retract_reply.is_line(lines[0]):
-        return _take_back(engine, inbound_id, message_id, answer, reply, seat, current)
+        return _take_back(engine, inbound_id, message_id, answer, reply, seat, current, held)
     # A "timezone Asia/Tokyo" line sets the player's zone (server/mail/reply_settings.py):
     # changed with the order, in its transaction, or alone; a zone not taken refuses it all.
     setting_lines, lines = reply_settings.split(lines)
@@ -311,6 +316,9 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         outcome = play.order(seat.game_id, seat.seat, step, lines, before_commit=before_commit)
     except AlreadyHandled:
         return "duplicate"
+    if outcome.status == "held":  # told with its end in the reader's zone
+        outcome.reason = games.held_move_reason(outcome.held_by,
+                                                times.moment(outcome.held_until, locale, zone))
     if not outcome.accepted:
         if policies:
             outcome.reason = (plain("{reason} Nothing in the reply was done: its standing "
@@ -323,7 +331,7 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
 
 
 def _take_back(engine, inbound_id, message_id, answer: dict, reply: Reply, seat: Seat,
-               current: int) -> str:
+               current: int, held: bool = False) -> str:
     """Take the seat's last move back (services/retract.py), the mail handled and answered in
     the retraction's transaction; a refusal (the move is final, or there is none) is answered
     with its reason. The reply's other lines are not read: the answer asks the decision
@@ -340,6 +348,8 @@ def _take_back(engine, inbound_id, message_id, answer: dict, reply: Reply, seat:
 
     with Session(engine) as session:
         try:
+            if held:  # the last move is another seat's, and hidden from this one
+                raise retract.refused("nothing")
             retract.retract(session, seat.game_id, seat.seat,
                             current if step is None else step, before_commit=before_commit)
             return "order"

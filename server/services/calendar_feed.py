@@ -14,7 +14,6 @@ import hmac
 import secrets
 from datetime import timedelta
 
-import engine.core as game_engine
 from icalendar import Calendar, Event
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlmodel import Session, select
@@ -22,7 +21,7 @@ from sqlmodel import Session, select
 from server.games import presenter
 from server.i18n import game_text
 from server.models import CalendarFeed, Game, Seat, User, aware, utcnow
-from server.services import games
+from server.services import seat_view
 
 SALT = "whistlestop-calendar-feed"
 PATH = "/calendar/{token}.ics"
@@ -75,19 +74,22 @@ def calendar(session: Session, user: User, base_url: str, domain: str) -> bytes:
                         .where(Seat.user_id == user.id, Game.status == "active")
                         .order_by(Game.id)).all()
     for seat, game in rows:
-        if game.deadline_at is None or not game.state:
+        if not game.state:
             continue
-        state = game_engine.from_dict(game.state, copy=False)
-        if not games.your_move(session, game, seat.seat, state):
+        # As the seat may see the game now: a decision handed over by a move that may still
+        # be taken back is not theirs yet, and has no deadline (services/seat_view.py).
+        seen = seat_view.of(session, game, seat.seat)
+        if seen.deadline_at is None or not seen.your_move:
             continue
+        state = seen.state
         shown = presenter(game.game_type)
         title = shown.title(loc)
         seat_name = shown.seat_names(loc).get(seat.seat, seat.seat)
         asked = game_text.text(state.prompt(seat.seat), loc, game.game_type)
         link = f"{base_url.rstrip('/')}/games/{game.id}"
-        deadline = aware(game.deadline_at)
+        deadline = aware(seen.deadline_at)
         event = Event()
-        event.add("uid", f"game-{game.id}-step-{game.step}-{seat.seat}@{domain}")
+        event.add("uid", f"game-{game.id}-step-{seen.step}-{seat.seat}@{domain}")
         event.add("dtstamp", utcnow())
         event.add("dtstart", deadline)
         event.add("dtend", deadline + timedelta(minutes=15))

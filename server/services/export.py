@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from server.models import (ApiToken, AutoOrder, CalendarFeed, Game, Order, Seat, Spectator,
                            User, Webhook, aware, utcnow)
-from server.services import games, notes, standing
+from server.services import notes, seat_view, standing
 
 FORMAT = "whistlestop-export/1"
 
@@ -82,8 +82,9 @@ def _games(session: Session, user: User) -> list[dict]:
                                       "source": a.source, "at": _time(a.created_at)}
                                      for a in auto],
             "standing_orders": standing.of_game(session, game.id).get(seat.seat, {}),
-            # the log as the seat's view shows it (complete, with the seed, once finished)
-            "log": games.log_for(session, game, seat.seat),
+            # the log as the seat may see it now (complete, with the seed, once finished;
+            # never a move another seat may still take back: services/seat_view.py)
+            "log": seat_view.of(session, game, seat.seat).log(),
         })
     return out
 

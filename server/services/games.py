@@ -42,6 +42,10 @@ class StaleStep(Exception):
         super().__init__(f"The game is at step {step}: {prompt}")
 
 
+# Another seat's move may still be taken back: its orders are refused (services/holds.py).
+HeldMove, held_move_reason = holds.HeldMove, holds.held_move_reason
+
+
 @dataclass
 class OrderResult:
     step: int  # the game's step after the order
@@ -360,6 +364,11 @@ def submit_order(session: Session, game_id: int, seat: str, step: int,
     try:
         return _submit(session, game_id, seat, step, list(actions), before_commit, then, now,
                        atomic, game, by_player)
+    except StaleStep:
+        session.rollback()
+        if by_player:  # a move held since this order read the game: refused as held
+            holds.refuse_if_held(session, session.get(Game, game_id), seat)
+        raise
     except BaseException:
         session.rollback()
         raise
@@ -390,6 +399,10 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     if game.status != "active":
         raise IllegalAction(plain("The game is over.") if game.status == "finished"
                             else plain("The game has not started yet."))
+    if by_player:
+        # Another seat's move that may still be taken back: nothing of this order is read
+        # (its step and actions would answer a decision the seat was never shown).
+        holds.refuse_if_held(session, game, seat, now)
     if step != game.step:
         raise StaleStep(game.step, _prompt(game, seat))
     if not actions:

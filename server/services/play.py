@@ -8,6 +8,7 @@ what would be legal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Callable
 
 from engine.core import ActionError, MalformedAction
@@ -16,18 +17,21 @@ from sqlmodel import Session
 
 from server import db
 from server.models import Game
-from server.services import games
-from server.services.games import GameNotFound, OrderResult, StaleStep
+from server.services import games, seat_view
+from server.services.games import GameNotFound, HeldMove, OrderResult, StaleStep
 
 
 @dataclass
 class Outcome:
     # applied | sealed | stale (the step moved on) | malformed | illegal | over | not_found
+    # | held (another seat's move may still be taken back: games.HeldMove)
     status: str
     step: int = 0  # the game's step now
     applied: list[str] = field(default_factory=list)
     reason: str | None = None  # why (part of) the order was refused
     legal: list[str] = field(default_factory=list)  # what would have been accepted
+    held_by: str | None = None  # held: the seat whose move may still be taken back
+    held_until: datetime | None = None  # held: until when
 
     @property
     def accepted(self) -> bool:
@@ -47,9 +51,15 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
         except GameNotFound:
             return Outcome("not_found", reason=plain("There is no game {game_id}.",
                                                      game_id=game_id))
-        except StaleStep as exc:
+        except HeldMove as exc:
+            # Told in words that do not depend on the move (no step, no legal actions).
             db.read_afresh(session)
-            return _refused(session, game_id, seat, "stale", None, [], exc.step)
+            return Outcome("held", seat_view.of(session, session.get(Game, game_id),
+                                                seat).step, [], exc.reason, [],
+                           held_by=exc.seat, held_until=exc.until)
+        except StaleStep:
+            db.read_afresh(session)
+            return _refused(session, game_id, seat, "stale", None, [])
         except ActionError as exc:
             db.read_afresh(session)
             game = session.get(Game, game_id)
@@ -62,7 +72,8 @@ def order(game_id: int, seat: str, step: int, actions: list[str], *,
 
 
 def _refused(session: Session, game_id: int, seat: str, status: str, reason: str | None,
-             legal: list[str], step: int | None = None) -> Outcome:
-    game = session.get(Game, game_id)
-    legal = legal or games.decision_for(session, game, seat)["legal_actions"]
-    return Outcome(status, step if step is not None else game.step, [], reason, list(legal))
+             legal: list[str]) -> Outcome:
+    """A refusal with the decision the seat may see now (its step, its legal actions)."""
+    seen = seat_view.of(session, session.get(Game, game_id), seat)
+    legal = legal or seen.decision["legal_actions"]
+    return Outcome(status, seen.step, [], reason, list(legal))

@@ -16,12 +16,13 @@ from dataclasses import replace
 from flask import Blueprint, abort, current_app, jsonify, redirect, request
 
 from engine.core.errors import OptionsError
+from engine.core.messages import data
 from server import db
 from server.games import presenter
-from server.i18n import game_text
+from server.i18n import game_text, times
 from server.models import Game, User, aware, utcnow
 from server.parsing import whole
-from server.services import display_names, games, held_view, lobby, play, reach, rematch, retract
+from server.services import display_names, games, lobby, play, reach, rematch, retract, seat_view
 from server.web.accounts import check_form
 from server.web.decision_form import (NOTHING_ASKED, Refused, build, compose, explain, keep,
                                       nothing_chosen)
@@ -57,11 +58,13 @@ def show(game_id: int):
 
 @bp.get("/games/<int:game_id>/version")
 def version(game_id: int):
-    """The game's step and status, for the page's script to notice that the game moved on
-    (a small JSON answer, cheap to ask every half minute; nothing hidden in it)."""
+    """The game's step and status as the reader may see them, for the page's script to notice
+    that the game moved on (a small JSON answer, cheap to ask every half minute): a move
+    another seat may still take back is not told (services/seat_view.py)."""
     with db.reading(db.session()) as session:
-        game, _seat = _seat_and_game(session, game_id)
-        response = jsonify(step=game.step, status=game.status)  # the step is no secret
+        game, seat = _seat_and_game(session, game_id)
+        seen = seat_view.of(session, game, seat)
+        response = jsonify(step=seen.step, status=seen.status)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -80,7 +83,9 @@ def seen(game_id: int):
             abort(400)
         step = whole(request.form.get("step", ""), -1)
         # Under the game's lock, as a take back is: one of the two happens wholly first.
-        if retract.show(session, game.id, seat, "page", utcnow(), step):
+        # "Show the move": whatever move is held, at the game's step once locked.
+        if retract.show(session, game.id, seat, "page", utcnow(),
+                        None if request.form.get("show") else step):
             session.commit()
     if request.form.get("show"):  # "Show the move" of a held move: seen now, so final
         return redirect(f"/games/{game_id}#decision-h", 303)
@@ -99,12 +104,13 @@ def order(game_id: int):
         refused = check_form()
         step = request.form.get("step", "")
         step = whole(step, -1)
-        stale = game.status == "active" and step != game.step
+        seen = seat_view.of(session, game, seat)  # a move held from the seat: before it
+        # (while a move is held from the seat, the order service answers: it refuses any)
+        stale = seen.status == "active" and step != seen.step and seen.held_until is None
         form = form_now(session, game, seat, locale()) if not (refused or stale) else None
-        now, game_type = game.step, game.game_type
+        now, game_type = seen.step, game.game_type
         # The banner's draws are the seat's view's notes after these (a view, never the state).
-        notes = len(games.seat_view(session, game, seat).get("note_messages", [])) \
-            if game.state is not None else 0
+        notes = len(seen.view.get("note_messages", [])) if seen.view is not None else 0
     if refused:
         keep(request.form, step)
         return _answer(game_id, seat, refusal=refused, status=400)
@@ -130,7 +136,8 @@ def order(game_id: int):
     elif outcome.status == "stale":
         keep(request.form, outcome.step, only=("lines",))
     return _answer(game_id, seat, outcome=outcome,
-                   status=200 if outcome.accepted else 409 if outcome.status == "stale" else 422)
+                   status=200 if outcome.accepted else 409 if outcome.status in ("stale", "held")
+                   else 422)
 
 
 def refused_line(reason, loc: str, game_type: str) -> tuple[int | None, str]:
@@ -148,15 +155,15 @@ def refused_line(reason, loc: str, game_type: str) -> tuple[int | None, str]:
     return reason.args["n"] - 1, game_text.text(inner, loc, game_type)
 
 
-def form_now(session, game: Game, seat: str, loc: str, state=None) -> dict | None:
-    """The decision form the seat is shown now, or None when it is asked nothing."""
-    if game.status != "active" or game.state is None:
+def form_now(session, game: Game, seat: str, loc: str) -> dict | None:
+    """The decision form the seat is shown now (as it may see the game: services/seat_view.py),
+    or None when it is asked nothing."""
+    seen = seat_view.of(session, game, seat)
+    if seen.status != "active" or seen.state is None:
         return None
-    state = state or games.whole_state(session, game, copy=False)
-    decision = games.decision_for(session, game, seat, state)
-    if not decision["legal_actions"]:
+    if not seen.decision["legal_actions"]:
         return None
-    return build(decision, state.view(seat), loc)
+    return build(seen.decision, seen.state.view(seat), loc)
 
 
 def _answer(game_id: int, seat: str, **answer):
@@ -192,13 +199,10 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
     if game.state is None:  # open: waiting for players
         return page("game_open.html", status, loc, refusal=refusal, join_code=join_code,
                     **_open_context(session, game, loc, codes or {}))
-    live_step = game.step  # the live news waits for the game's next step, held or not
-    game = held_view.as_seen(session, game, seat)  # a move that may be taken back: before it
-    state = games.whole_state(session, game, copy=False)
-    view = games.seat_view(session, game, seat, state)
+    seen = seat_view.of(session, game, seat)  # a move that may be taken back: before it
+    game, state, view = seen.game, seen.state, seen.view
     # no decision box once the game is over
-    decision = games.decision_for(session, game, seat, state) \
-        if seat and game.status == "active" else None
+    decision = seen.decision if seat and game.status == "active" else None
     done = request.args.get("done") if outcome is None and refusal is None else None
     names = seat_names(game.game_type, loc)
     shown = presenter(game.game_type)
@@ -222,7 +226,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         notes=notes_section(session, game, seat),
         schedule=schedule_section(session, game, seat),
         take_back=_take_back(session, game, seat, decision, names),
-        held=_held(game, names), live_step=live_step,
+        held=_held(seen, names), live_step=seen.step,
         rematch_of=rematch.rematch_of(session, game.id),     # issue 27: links old and new
         chat_channels=chat_section.channels(session, game, reader()),
         chat_muted=chat_section.muted(session, reader()),
@@ -243,16 +247,17 @@ def _take_back(session, game: Game, seat: str | None, decision: dict | None,
             "next": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
 
 
-def _held(game, names: dict) -> dict | None:
+def _held(seen, names: dict) -> dict | None:
     """Another player's move that may still be taken back, shown as the game before it
-    (services/held_view.py): {"by": their seat's name, "until", "seconds" left, "step": the
-    game's own} to say so, offer to show it (which makes it final) and reload when it is."""
-    until = held_view.held_until(game)
+    (services/seat_view.py): {"by": their seat's name, "until", "seconds" left, "step": the
+    step the reader sees} to say so, offer to show it (which makes it final) and reload when
+    it is."""
+    until = seen.held_until
     if until is None:
         return None
-    return {"by": names.get(game.held_by, game.held_by), "until": until,
+    return {"by": names.get(seen.held_by, seen.held_by), "until": until,
             "seconds": max(1, int((until - utcnow()).total_seconds())),
-            "step": game.real_step}
+            "step": seen.step}
 
 
 def _decision(decision: dict | None, view: dict, loc: str, state=None,
@@ -360,7 +365,16 @@ def _outcome(outcome, loc: str, game_type: str) -> dict | None:
     if outcome is None:
         return None
     return {"status": outcome.status, "accepted": outcome.accepted, "applied": outcome.applied,
-            "reason": game_text.text(outcome.reason, loc, game_type) if outcome.reason else ""}
+            "reason": held_reason(outcome, loc, game_type, getattr(reader(), "time_zone", None))
+            if outcome.status == "held"
+            else game_text.text(outcome.reason, loc, game_type) if outcome.reason else ""}
+
+
+def held_reason(outcome, loc: str, game_type: str, zone: str | None) -> str:
+    """Why an order was refused while another seat's move may be taken back (games.HeldMove),
+    its end in the reader's ``zone``: the same words whatever the move was."""
+    return game_text.text(data(games.held_move_reason(
+        outcome.held_by, times.moment(outcome.held_until, loc, zone))), loc, game_type)
 
 
 def _result(game: Game, view: dict, loc: str) -> dict | None:

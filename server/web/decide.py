@@ -20,8 +20,8 @@ from sqlalchemy.exc import IntegrityError
 from server import db
 from server.i18n import game_text
 from server.models import Game, User
-from server.services import games, held_view, links, play
-from server.web.board import form_now, refused_line
+from server.services import links, play, seat_view
+from server.web.board import form_now, held_reason, refused_line
 from server.web.decision_form import (Order, Refused, build, compose, explain, keep,
                                       nothing_chosen)
 from server.web.pages import page
@@ -63,7 +63,8 @@ def commit(game_id: int, token: str):
         if refusal is not None:
             return refusal
         game = session.get(Game, game_id)
-        if game.status != "active" or game.step != link.step:
+        seen = seat_view.of(session, game, link.seat)  # a move held from the seat: before it
+        if seen.status != "active" or seen.step != link.step:
             return _decision_page(session, link, confirm=False)
         order, answered = Order([link.action]), _answered(request.form)
         loc, game_type = _locale(session, link), game.game_type
@@ -98,7 +99,7 @@ def commit(game_id: int, token: str):
         db.reading(session)
         return _decision_page(session, link, confirm=not outcome.accepted, outcome=outcome,
                               status=200 if outcome.accepted else 409
-                              if outcome.status == "stale" else 422)
+                              if outcome.status in ("stale", "held") else 422)
 
 
 def _answered(data) -> bool:
@@ -125,13 +126,11 @@ def _refused(session, game_id: int, refused: links.LinkRefused):
 def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, refusal=None,
                    status: int = 200):
     """The seat's decision now; the link's choice offered when its step is still current.
-    While another seat's move may be taken back, the game before it (services/held_view.py):
+    While another seat's move may be taken back, the game before it (services/seat_view.py):
     a stale link's "what happened since" never tells a held move."""
-    game = held_view.as_seen(session, session.get(Game, link.game_id), link.seat)
+    seen = seat_view.of(session, session.get(Game, link.game_id), link.seat)
+    game, state, view, decision = seen.game, seen.state, seen.view, seen.decision
     user = session.get(User, link.user_id)
-    state = games.whole_state(session, game)
-    view = games.seat_view(session, game, link.seat, state)
-    decision = games.decision_for(session, game, link.seat, state)
     current = (game.status == "active" and game.step == link.step
                and (outcome is None or not outcome.accepted))
     offered = confirm and current and link.action in decision["legal_actions"]
@@ -144,7 +143,9 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
         game_id=game.id, seat_name=seat_names(game.game_type, locale).get(link.seat, link.seat),
         many=len(state.seats) > 2,
         game_url=_game_url(game.id), outcome=outcome, refusal=refusal,
-        reason=game_text.text(outcome.reason, locale, game.game_type) if outcome else "",
+        reason=(held_reason(outcome, locale, game.game_type, user.time_zone if user else None)
+                if outcome.status == "held"
+                else game_text.text(outcome.reason, locale, game.game_type)) if outcome else "",
         changes=[] if current else game_text.texts(view["note_messages"][link.notes:], locale,
                                                  game.game_type),
         # The link's own step only: once it is over, what happened (public notes) and the way

@@ -31,9 +31,9 @@ from flask import Blueprint, Response, abort, current_app, request
 from sqlmodel import Session
 
 from server import db
-from server.models import Game
+from server.models import Game, utcnow
 from server.parsing import whole
-from server.services import games, live, lobby
+from server.services import live, lobby, seat_view
 from server.web import live_process
 from server.web.pages import reader
 
@@ -45,19 +45,25 @@ LIFETIME_SECONDS = 120.0
 RETRY_MS = 1000
 
 
-def _news(session, game: Game, seat: str | None) -> dict:
-    return {"step": game.step, "status": game.status,
-            "your_move": bool(seat) and games.your_move(session, game, seat)}
+class _Seen:
+    """What the stream tells a reader (``news``: the step, status and "your move" as the
+    reader may see them: services/seat_view.py), and what it waits for, never told: the
+    game's own step (past it, something changed) and, while a move is held from the reader,
+    when the hold ends (then the reader sees the move)."""
+
+    def __init__(self, session, game: Game, seat: str | None):
+        seen = seat_view.of(session, game, seat)
+        self.news, self.step, self.until = seen.news(), game.step, seen.held_until
 
 
 def _event(news: dict) -> str:
     return f"id: {news['step']}\nevent: step\ndata: {json.dumps(news)}\n\n"
 
 
-def _read(engine, game_id: int, seat: str | None) -> dict:
-    """The game's news now, read in one snapshot."""
+def _read(engine, game_id: int, seat: str | None) -> _Seen:
+    """The game as the reader may see it now, read in one snapshot."""
     with db.reading(Session(engine)) as session:
-        return _news(session, session.get(Game, game_id), seat)
+        return _Seen(session, session.get(Game, game_id), seat)
 
 
 SAME_ORIGIN = "same-origin"
@@ -103,10 +109,11 @@ def events(game_id: int):
         if game is None or not lobby.may_see(session, game, user):
             abort(404)
         seat = lobby.seat_of(session, game_id, user.id) if user is not None else None
+        seen = _Seen(session, game, seat)
         known = whole(request.headers.get("Last-Event-ID", ""), -1)
         if known < 0:
-            known = whole(request.args.get("step", ""), game.step)
-        now = _news(session, game, seat) if game.step > known else None
+            known = whole(request.args.get("step", ""), seen.news["step"])
+        now = seen.news if seen.news["step"] > known else None
         active = game.status == "active"
     slot = live_process.take(user) if now is not None or active else None
     if slot is None:
@@ -125,28 +132,34 @@ def events(game_id: int):
 
     def stream():
         yield f"retry: {RETRY_MS}\n\n"
-        step, news = known, now
+        told, news = known, now  # the step last told, and what to tell now
+        real, until = seen.step, seen.until  # the game's own step: what the watcher passes
         ends = time.monotonic() + lifetime
         while True:
             if news is not None:
-                step = news["step"]
+                told = news["step"]
                 yield _event(news)
                 if news["status"] != "active":
                     return
             left = ends - time.monotonic()
             if left <= 0:
                 return
-            heard = watcher.wait(game_id, step, min(heartbeat, left), gone)
+            wait = min(heartbeat, left)
+            if until is not None:  # a move held from the reader: look again when it is final
+                wait = min(wait, max(0.1, (until - utcnow()).total_seconds() + 0.05))
+            heard = watcher.wait(game_id, real, wait, gone)
             if gone.is_set():
                 return
-            if heard is None:
-                news = None
+            again = _read(engine, game_id, seat) if heard is not None or until is not None \
+                else None
+            if heard is not None and again.step <= real:
+                again = None  # not visible to this read yet: read again soon
+                time.sleep(0.05)
+            if again is not None:
+                real, until = again.step, again.until
+            news = again.news if again is not None and again.news["step"] > told else None
+            if heard is None and news is None:
                 yield ": heartbeat\n\n"
-            else:
-                news = _read(engine, game_id, seat)
-                if news["step"] <= step:  # not visible to this read yet: read again soon
-                    news = None
-                    time.sleep(0.05)
 
     response = Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -17,7 +17,7 @@ from server import db
 from server.games import UnknownGame, presenter, presenters
 from server.i18n import game_text
 from server.models import Game, User
-from server.services import chat, games, lobby
+from server.services import chat, lobby, seat_view
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, sign_in_page
 from server.web.board import show_open, show_with_refusal
@@ -41,7 +41,7 @@ def _row(session, game: Game, user, followed: set[int]) -> dict:
     names = seat_names(game.game_type, locale())
     return {"id": game.id, "status": game.status, "title": game_title(game.game_type),
             "seat": names.get(seat, seat) if seat else None,
-            "your_move": bool(seat) and games.your_move(session, game, seat),
+            "your_move": bool(seat) and seat_view.of(session, game, seat).your_move,
             "following": game.id in followed,
             "may_follow": lobby.may_follow(game, user, seat, followed)}
 

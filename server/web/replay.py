@@ -23,7 +23,7 @@ from server import db
 from server.games import presenter
 from server.i18n import game_text
 from server.models import Game, User
-from server.services import display_names, game_history, games, lobby
+from server.services import display_names, lobby, seat_view
 from server.web.board import _result, _seat_and_game
 from server.web import rematch
 from server.web.notes_section import replay_notes
@@ -109,7 +109,7 @@ def show_replay(game_id: int):
     loc = locale()
     with db.reading(db.session()) as session:
         game = _finished_game(session, game_id)
-        log = game_history.log_in_play(session, game_id)
+        log = seat_view.of(session, game, None).record()  # finished: the whole log in play
         at, refusal = _at(len(log))
         position = replay(game, log, at)
         shown = presenter(game.game_type)
@@ -157,7 +157,7 @@ def show_result(game_id: int):
     loc = locale()
     with db.reading(db.session()) as session:
         game = _finished_game(session, game_id)
-        view = games.whole_state(session, game, copy=False).view(None)
+        view = seat_view.of(session, game, None).state.view(None)
         shown = presenter(game.game_type)
         return page(shown.part("result.html"), 200, loc, part=shown.part, game=game,
                     result=_result(game, view, loc), players=_players(session, game, loc),

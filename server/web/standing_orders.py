@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, request
 
-import engine.core as game_engine
 from server import db, i18n
 from server.games import presenter
 from server.i18n import game_text
 from server.models import Game
-from server.services import held_view, lobby, standing
+from server.services import lobby, seat_view, standing
 from server.services.lobby import LobbyError
 from server.services.standing import StandingOrderError
 from server.web.accounts import check_form
@@ -68,8 +67,7 @@ def change(game_id: int):
     text = request.form.get(DEFAULT_FIELD, "")
     field = None
     with db.session() as session:
-        game = held_view.as_seen(session, session.get(Game, game_id), seat)  # never a held move
-        state = game_engine.from_dict(game.state) if game.state else None
+        state = seat_view.of(session, session.get(Game, game_id), seat).state  # as it may see
         try:
             for kind, value in values.items():
                 field = kind

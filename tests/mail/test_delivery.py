@@ -69,7 +69,8 @@ def play_random_step(session, gid: int, rng: random.Random) -> None:
     game = session.get(Game, gid)
     state, step = svc._load(game), game.step
     for seat in state.active():
-        svc.submit_order(session, gid, seat, step, [rng.choice(state.legal_actions(seat))])
+        svc.submit_order(session, gid, seat, step, [rng.choice(state.legal_actions(seat))],
+                         by_player=False)
     if len(state.active()) > 1:
         svc.resolve_step(session, gid, step)
     session.commit()

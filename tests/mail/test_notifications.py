@@ -76,7 +76,7 @@ def play(session, gid: int, until_simultaneous: bool = False, decisions: int = 4
             assert until_simultaneous, "the game reached a simultaneous step"
             break
         svc.submit_order(session, gid, active[0], game.step,
-                         [rng.choice(state.legal_actions(active[0]))])
+                         [rng.choice(state.legal_actions(active[0]))], by_player=False)
         session.commit()
     session.expire_all()
 

@@ -65,7 +65,8 @@ class Table:
     def direct(self, seat: str, step: int, state) -> None:
         """An order given on the web (any legal one), for a step no corpus mail answers."""
         with self.pipeline.session() as s:
-            svc.submit_order(s, self.gid, seat, step, [self.rng.choice(state.legal_actions(seat))])
+            svc.submit_order(s, self.gid, seat, step, [self.rng.choice(state.legal_actions(seat))],
+                             by_player=False)
 
     def ready_for(self, sealed: bool) -> tuple[int, str, object, list[str]]:
         """Play on until a seat is asked a decision of the kind wanted by a mail: (step, seat,

@@ -96,7 +96,8 @@ def sealed(app, game, smtp_catcher):
             if len(active) > 1 and len(state.legal_actions("kennedy")) > 1:
                 break
             seat = next(x for x in active if not svc.sealed_actions(s, g.id, g.step, x))
-            svc.submit_order(s, g.id, seat, g.step, [rng.choice(state.legal_actions(seat))])
+            svc.submit_order(s, g.id, seat, g.step, [rng.choice(state.legal_actions(seat))],
+                             by_player=False)
     else:
         raise AssertionError("no simultaneous step")
     mail = [m for m in smtp_catcher.to(game["email"]["kennedy"])

@@ -54,7 +54,7 @@ def play(session, gid, rng, until=lambda state: False, played: Played | None = N
         active = state.active()
         if len(active) == 1:
             svc.submit_order(session, gid, active[0], game.step,
-                             [rng.choice(state.legal_actions(active[0]))])
+                             [rng.choice(state.legal_actions(active[0]))], by_player=False)
             played.applied += 1
             continue
         sealed = set(session.exec(select(Order.seat).where(
@@ -62,7 +62,7 @@ def play(session, gid, rng, until=lambda state: False, played: Played | None = N
         for seat in active:
             if seat not in sealed:
                 svc.submit_order(session, gid, seat, game.step,
-                                 [rng.choice(state.legal_actions(seat))])
+                                 [rng.choice(state.legal_actions(seat))], by_player=False)
         assert svc.resolve_step(session, gid, game.step)
         played.applied += len(active)
         played.resolutions += 1

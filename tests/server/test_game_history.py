@@ -31,7 +31,7 @@ def _play(session, game_id: int, orders: int, rng: random.Random) -> None:
         pending = games.pending_seats(session, game_id, game.step)
         seat = next(x for x in active if x not in pending)
         submit_order(session, game_id, seat, game.step,
-                     [rng.choice(state.legal_actions(seat))])
+                     [rng.choice(state.legal_actions(seat))], by_player=False)
         if len(active) > 1 and set(active) <= pending | {seat}:
             games.resolve_step(session, game_id, game.step)
 

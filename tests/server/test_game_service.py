@@ -65,7 +65,8 @@ def _play_one(session, gid, rng):
     actor = None
     if len(active) == 1:
         seat = actor = active[0]
-        svc.submit_order(session, gid, seat, game.step, [rng.choice(state.legal_actions(seat))])
+        svc.submit_order(session, gid, seat, game.step, [rng.choice(state.legal_actions(seat))],
+                         by_player=False)
     else:
         sealed = {o.seat for o in session.exec(select(Order).where(
             Order.game_id == gid, Order.step == game.step)).all()}

@@ -23,7 +23,7 @@ def _to_a_sealed_step(session, game_id: int, rng: random.Random) -> tuple[Game, 
         if len(active) > 1:
             return game, active
         submit_order(session, game_id, active[0], game.step,
-                     [rng.choice(state.legal_actions(active[0]))])
+                     [rng.choice(state.legal_actions(active[0]))], by_player=False)
     raise AssertionError("no simultaneous step in 200 orders")
 
 

@@ -75,7 +75,8 @@ def play_on_server(app, gid: int, seed: str) -> None:
             step = game.step
             for seat in active:
                 if seat not in sealed:
-                    svc.submit_order(session, gid, seat, step, [choice(seed, state, seat)])
+                    svc.submit_order(session, gid, seat, step, [choice(seed, state, seat)],
+                                     by_player=False)
             if len(active) > 1:
                 svc.resolve_step(session, gid, step)
     raise AssertionError("the game did not end")

@@ -259,7 +259,7 @@ def play_to_simultaneous(pipeline: Pipeline, gid: int, rng: random.Random,
                 s.rollback()
                 return (game.step, state) if active else None
             svc.submit_order(s, gid, active[0], game.step,
-                             [rng.choice(state.legal_actions(active[0]))])
+                             [rng.choice(state.legal_actions(active[0]))], by_player=False)
     raise AssertionError("no simultaneous step reached")
 
 
@@ -313,7 +313,8 @@ def commit_all(pipeline: Pipeline, gid: int, step: int, state, rng: random.Rando
     """Seal a random legal order for every active seat that has not committed yet."""
     with pipeline.session() as s:
         done = pending_seats(s, gid, step)
-        results = [svc.submit_order(s, gid, seat, step, [rng.choice(state.legal_actions(seat))])
+        results = [svc.submit_order(s, gid, seat, step, [rng.choice(state.legal_actions(seat))],
+                                    by_player=False)
                    for seat in state.active() if seat not in done]
     assert results and results[-1].all_committed
 

@@ -41,11 +41,12 @@ def test_racing_sequential_orders_apply_once(worker_db_url):
                         if seat is None:  # a simultaneous step: commit both, resolve
                             for x in state.active():
                                 svc.submit_order(s, gid, x, game.step,
-                                                 [rng.choice(state.legal_actions(x))])
+                                                 [rng.choice(state.legal_actions(x))],
+                                                 by_player=False)
                             svc.resolve_step(s, gid, game.step)
                         else:
                             svc.submit_order(s, gid, seat, game.step,
-                                             [state.legal_actions(seat)[0]])
+                                             [state.legal_actions(seat)[0]], by_player=False)
                         game, state = state_of(s, gid)
                     step, log_len = game.step, from_dict(game.state).log_length()
                 seat = state.active()[0]

@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlalchemy import update
 from sqlmodel import select
 
-from server.models import OutboxMessage, User, Webhook, WebhookSent
+from server.models import OutboxMessage, Retractable, User, Webhook, WebhookSent
 from server.services import outbox
 from server.services.games import utcnow
 from tests.server.api.helpers import other
@@ -68,9 +68,11 @@ def test_the_held_mail_goes_when_the_hold_is_over(app, client, store, players, m
     assert _decision_mails(mail_server, nxt.email) == before
     assert _held(store, gid)[0].published_at is None
     assert _webhook_posts(store) == posts  # the webhooks wait with the mail
-    with store.session() as s:
+    with store.session() as s:  # the hold is over (the mail waits exactly as long)
         s.execute(update(OutboxMessage).where(OutboxMessage.not_before.is_not(None))
                   .values(not_before=utcnow() - timedelta(seconds=1)))
+        s.execute(update(Retractable).where(Retractable.game_id == gid)
+                  .values(until=utcnow() - timedelta(seconds=1)))
         s.commit()
     assert relay(app, store) == 1  # due: the relay sends it at once
     mails = mail_server.wait_for_to(nxt.email, before + 1)

@@ -173,13 +173,14 @@ def _play_one(session: Session, gid: int, rng: random.Random) -> None:
     assert active, "the game is over"
     if len(active) == 1:
         svc.submit_order(session, gid, active[0], step,
-                         [rng.choice(state.legal_actions(active[0]))])
+                         [rng.choice(state.legal_actions(active[0]))], by_player=False)
         return
     sealed = {o.seat for o in session.exec(select(Order).where(
         Order.game_id == gid, Order.step == step, Order.status == "pending")).all()}
     for seat in active:
         if seat not in sealed:
-            svc.submit_order(session, gid, seat, step, [rng.choice(state.legal_actions(seat))])
+            svc.submit_order(session, gid, seat, step, [rng.choice(state.legal_actions(seat))],
+                             by_player=False)
     assert svc.resolve_step(session, gid, step)
 
 
