@@ -42,7 +42,6 @@ def ensure_venv() -> Path:
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True)
     wanted = _wanted_stamp()
     if not STAMP.exists() or STAMP.read_text().strip() != wanted:
-        ensure_build_packages()
         _say('installing the project: pip install -e ".[dev]"')
         env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
         result = subprocess.run(
@@ -53,24 +52,6 @@ def ensure_venv() -> Path:
             sys.exit(f"pip install failed with exit code {result.returncode}")
         STAMP.write_text(wanted + "\n")
     return PYTHON
-
-
-# What a dependency builds against where PyPI has no wheel for it: PyICU (display names' UTS #39
-# checks, server/services/display_names.py) compiles against the system's ICU, found by
-# pkg-config. (Debian package, a pkg-config module it installs or a command.)
-BUILD_PACKAGES = (("libicu-dev", "icu-i18n"), ("pkg-config", None), ("g++", None))
-
-
-def ensure_build_packages() -> None:
-    """Install the Debian packages PyICU's build needs, when missing and this machine can
-    (apt-get, as root or with sudo); else pip's build fails saying what it lacks."""
-    def present(package: str, module: str | None) -> bool:
-        if module is None:
-            return shutil.which(package) is not None
-        return shutil.which("pkg-config") is not None and subprocess.run(
-            ["pkg-config", "--exists", module]).returncode == 0
-    need = [package for package, module in BUILD_PACKAGES if not present(package, module)]
-    _apt_install(need)
 
 
 def _apt_install(need: list[str]) -> None:

@@ -10,8 +10,9 @@ so that nothing like "evil.com" gets through. Pages and mails put a name that st
 sentence in quotation marks (the ``quoted`` filter, server/mail/render.py).
 
 A name must not pass for another (issue 45): it is written in one script, or in Latin with
-one other script that does not look like it (ICU's SpoofChecker, UTS #39 "moderately
-restrictive": Latin with Japanese or Korean is fine, Latin with Cyrillic or Greek is not), with
+one other script that does not look like it (UTS #39 "moderately restrictive": Latin with
+Japanese or Korean is fine, Latin with Cyrillic or Greek is not; the scripts and the look-alikes
+are Unicode's data as confusable-homoglyphs ships it, the check django-registration uses), with
 digits of one number system; and its UTS #39 skeleton (of the case-folded NFKC name: "P1ayer",
 "PIayer" and "Player" have one) is none of the names the server itself shows: "Player <n>"
 and "a deleted player" in every language of the server, the site's name, and its staff's words
@@ -29,7 +30,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable
 
-import icu
+from confusable_homoglyphs import categories
+from confusable_homoglyphs.utils import load
 
 from server.catalogue import N_
 from server.i18n import LOCALES, gettext
@@ -87,14 +89,72 @@ def check(name: str) -> str:
     return name
 
 
+# Scripts written together as one language (UTS #39's augmented script sets): Japanese is Han
+# with hiragana and katakana, Korean Han with hangul, Chinese Han with bopomofo.
+SCRIPT_SETS = {"HAN": "HAN", "HIRAGANA": "JAPANESE", "KATAKANA": "JAPANESE",
+               "HANGUL": "KOREAN", "BOPOMOFO": "CHINESE"}
+# Scripts that may not go with Latin in one name: their letters look like Latin ones (UTS #39,
+# "moderately restrictive": Latin with any one other script but these).
+LIKE_LATIN = frozenset({"CYRILLIC", "GREEK", "CHEROKEE", "COPTIC", "ARMENIAN"})
+NOT_A_SCRIPT = frozenset({"COMMON", "INHERITED", "UNKNOWN"})
+
+
+def _scripts(name: str) -> set[str]:
+    """The scripts of ``name``'s letters, Japanese, Korean and Chinese each counted as one."""
+    aliases = set(categories.unique_aliases(name)) - NOT_A_SCRIPT
+    sets = {SCRIPT_SETS.get(a, a) for a in aliases}
+    if "HAN" in sets and len(sets & {"JAPANESE", "KOREAN", "CHINESE"}) == 1:
+        sets.discard("HAN")  # Han goes with the one language that writes it
+    return sets
+
+
+def _mixes_scripts(name: str) -> bool:
+    """Whether ``name`` mixes scripts beyond what UTS #39 calls moderately restrictive (one
+    script; or Latin with one other script that does not look like it), or digits of two
+    number systems (their zeros differ)."""
+    scripts = _scripts(name)
+    zeros = {ord(c) - unicodedata.digit(c) for c in name if unicodedata.category(c) == "Nd"}
+    if len(zeros) > 1:
+        return True
+    if len(scripts) <= 1:
+        return False
+    return len(scripts) > 2 or "LATIN" not in scripts or bool(scripts & LIKE_LATIN)
+
+
 @lru_cache(maxsize=1)
-def _checker() -> icu.SpoofChecker:
-    """ICU's UTS #39 checker: the restriction level (scripts that may go together) and one
-    number system. Configured once; ICU's checks on a configured checker are thread-safe."""
-    checker = icu.SpoofChecker()
-    checker.setChecks(icu.USpoofChecks.RESTRICTION_LEVEL | icu.USpoofChecks.MIXED_NUMBERS)
-    checker.setRestrictionLevel(icu.URestrictionLevel.MODERATELY_RESTRICTIVE)
-    return checker
+def _prototypes() -> tuple[dict[str, str], tuple[tuple[str, str], ...]]:
+    """From Unicode's confusables (the data of confusable-homoglyphs): each character's
+    prototype, the least of every text it may be taken for (the relation closed, so that "I",
+    "l" and "1" have one), and the sequences of several characters ("rn") with theirs."""
+    data = load("confusables.json")
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for text, glyphs in data.items():
+        for glyph in glyphs:
+            a, b = root(text), root(glyph["c"].strip("\u200e\u200f"))
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    one = {x: root(x) for x in parent if len(x) == 1}
+    several = tuple(sorted(((x, root(x)) for x in parent if len(x) > 1),
+                           key=lambda pair: -len(pair[0])))
+    return one, several
+
+
+def skeleton(text: str) -> str:
+    """``text`` with each character (and each sequence such as "rn") replaced by its prototype:
+    UTS #39's skeleton, on the closed relation. Two texts with one skeleton look alike."""
+    one, several = _prototypes()
+    text = unicodedata.normalize("NFD", text)
+    for sequence, prototype in several:
+        if sequence in text:
+            text = text.replace(sequence, prototype)
+    return unicodedata.normalize("NFD", "".join(one.get(c, c) for c in text))
 
 
 def skeletons(text: str) -> frozenset[str]:
@@ -102,8 +162,7 @@ def skeletons(text: str) -> frozenset[str]:
     recommended one: "ADMIN" reads as "admin"), and of its NFKC form as written (where a
     capital I reads as an l, "WhistIestop"). Two texts with a skeleton in common look alike."""
     nfkc = unicodedata.normalize("NFKC", text)
-    checker = _checker()
-    return frozenset(checker.getSkeleton(0, form).casefold() for form in (nfkc.casefold(), nfkc))
+    return frozenset(skeleton(form).casefold() for form in (nfkc.casefold(), nfkc))
 
 
 def looks_alike(one: str, other: str) -> bool:
@@ -138,7 +197,7 @@ def _reserved() -> tuple:
 def _check_not_another(name: str) -> None:
     """NameRefused when ``name`` mixes scripts that look alike, or looks like a name the
     server itself shows."""
-    if _checker().check(name):
+    if _mixes_scripts(name):
         raise NameRefused(N_("This display name mixes scripts that look alike (Latin letters "
                              "with Cyrillic or Greek ones, say) or digits of two number "
                              "systems, so it could pass for another name: write it in one "

@@ -4,8 +4,8 @@ A player signs up as "Player 2" (the name the pages give an account that chose n
 "a deleted player" (in any of the server's languages), as the site ("Whistlestop"), as its
 staff ("Admin", "Moderator"), or writes one of these with look-alike letters ("P1ayer 2",
 "WhistIestop" with a capital i), or mixes Cyrillic letters into a Latin name ("Аnn"): each is
-refused with the reason, nothing stored. The comparison is on the UTS #39 skeletons (ICU's
-SpoofChecker) of the case-folded NFKC names; names in one script, or in Latin with Japanese,
+refused with the reason, nothing stored. The comparison is on the UTS #39 skeletons (Unicode's confusables, as
+confusable-homoglyphs ships them) of the case-folded NFKC names; names in one script, or in Latin with Japanese,
 are taken as before.
 """
 
