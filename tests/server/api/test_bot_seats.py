@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from sqlmodel import Session, select
 
 from server.models import LogEntry, OutboxMessage
@@ -55,6 +57,7 @@ def test_a_solo_game_of_1960_against_the_random_bot(client, store):
     assert store.rebuild(gid)
 
 
+@pytest.mark.slow  # a whole game of the strong bot's search; the random bot's plays in the fast tier
 def test_a_solo_game_of_1960_against_the_strong_bot(client, store):
     """The strong bot with its own budget (the one the server gives it), the Z-Man edition with
     the Vice President cards: every one of Nixon's orders is the bot's, through the pipeline."""

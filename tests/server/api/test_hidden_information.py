@@ -106,7 +106,10 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("seed, options, policy", CASES, ids=[c[0] for c in CASES])
+# Every case in the full suite; the fast tier (scripts/test --fast) plays the first whole game.
+@pytest.mark.parametrize("seed, options, policy", [
+    pytest.param(*case, id=case[0], marks=() if i == 0 else pytest.mark.slow)
+    for i, case in enumerate(CASES)])
 def test_no_response_leaks_what_its_reader_may_not_know(client, store, seed, options, policy):
     players = {"kennedy": client.signup("ann@example.org"),
                "nixon": client.signup("bob@example.org")}
