@@ -27,6 +27,8 @@ from tests.server.api.helpers import Client, Player
 from tests.services import free_port
 from tests.web.browser import LiveServer
 
+ROOT = str(Path(__file__).resolve().parents[2])
+
 pytestmark = pytest.mark.processes  # starts servers or workers of its own (scripts/test --fast skips it)
 
 # Test cases per operation and phase, generated deterministically. For a longer hunt by hand:
@@ -106,14 +108,21 @@ def _config(folder: Path, players: dict[str, Player]) -> str:
 
 
 def _later_token(client: Client, player: Player, spare: int = 2) -> Player:
-    """The player with a token made after ``spare`` others of theirs: DELETE
-    /users/me/tokens/{token_id} is tried with the smallest ids first, and revoking the run's own
-    token at the start would leave the rest of the run anonymous."""
+    """The player with a token made after ``spare`` others of theirs, which DELETE
+    /users/me/tokens/{token_id} may revoke (the run's own are kept: schemathesis_hooks.py)."""
     for _ in range(spare + 1):
         r = client.post("/me/tokens", player)
         assert r.status_code == 201, r.get_json()
         player = dataclasses.replace(player, token=r.get_json()["token"])
     return player
+
+
+def _token_id(client: Client, player: Player) -> int:
+    """The id of the token ``player`` runs with (the list marks the caller's own)."""
+    r = client.get("/users/me/tokens", player)
+    assert r.status_code == 200, r.get_json()
+    (current,) = [t["id"] for t in r.get_json() if t["current"]]
+    return current
 
 
 def _report(folder: Path) -> tuple[dict[str, str], set[str], Counter]:
@@ -142,6 +151,10 @@ def test_schemathesis_finds_nothing_against_the_live_api(app, client, store, tmp
     client.two_player_game(store, bob, ann, seed="schemathesis-public", public=True)
     client.open_game(ann, {"kennedy": ann.email, "nixon": bob.email})  # bob may join
     reports = tmp_path / "reports"
+    kept = ",".join(str(_token_id(client, p)) for p in (ann, bob))
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.security.schemathesis_hooks",
+           "WS_KEPT_TOKEN_IDS": kept,
+           "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
     with LiveServer(app, free_port()) as server:
         run = subprocess.run(
             [sys.executable, "-m", "schemathesis.cli",
@@ -151,10 +164,14 @@ def test_schemathesis_finds_nothing_against_the_live_api(app, client, store, tmp
              "--workers", "1", "--continue-on-failure", "--request-timeout", "30",
              "--no-color", "--output-truncate", "false",
              "--report", "ndjson", "--report-dir", str(reports)],
-            capture_output=True, text=True, timeout=900, cwd=tmp_path)
+            capture_output=True, text=True, timeout=900, cwd=tmp_path, env=env)
     print(run.stdout, run.stderr)  # Schemathesis's report, shown by pytest on a failure
     exit_code = run.returncode
     assert exit_code == 0, "Schemathesis failed: its report is the captured stdout"
+
+    # The run's own tokens still work at its end: the revoking operation did not cut it short.
+    for player in (ann, bob):
+        assert client.get("/me", player).status_code == 200, player.email
 
     phases, checks, links = _report(reports)
     assert {name: phases.get(name) for name in PHASES} == dict.fromkeys(PHASES, "success")
