@@ -54,10 +54,12 @@ def test_mr_president_declares_no_standing_orders_and_answers_none():
 
 
 def test_1960_declares_the_trigger_second_place_and_debate_side_policies_and_meets_them():
+    """(The Z-Man edition's strategy_order: test_election_day_strategy_order.py.)"""
     assert engine.info("tmotp").standing_policies == {
         "trigger": ("never", "always", "helps_me", "ask"),
         "second_place": ("momentum", "endorsement", "ask"),
-        "debate_side": ("mine", "ask")}
+        "debate_side": ("mine", "ask"),
+        "strategy_order": ("when_short", "given", "ask")}
     met = {(kind, asks["step"]) for seed in SEEDS
            for _, kind, _, _, asks in _decisions("tmotp", seed) if kind is not None}
     assert met == {("trigger", "trigger"), ("second_place", "award_choice"),

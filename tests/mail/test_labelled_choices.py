@@ -24,7 +24,7 @@ TMOTP_KINDS = {
     "choose", "issue_shift", "award_choice", "campaign_strategy", "pick_discard",
     "issue_cubes", "place_support", "gallup_poll", "debate_round", "debate_side",
     "debate_award", "discard_redraw", "remove_support", "election_day_event_order",
-    "recount", "major_endorsement", "remove_media"}
+    "recount", "major_endorsement", "remove_media", "election_day_strategy_order"}
 
 
 def _signed(action: str) -> str:

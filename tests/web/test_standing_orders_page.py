@@ -56,13 +56,15 @@ def test_a_trigger_order_set_on_the_game_page_answers_instead_of_asking(app, jac
     gid = _new_game(app, "tmotp", {"edition": "gmt"}, [jack, dick], SEED)
     page = jack.get(f"/games/{gid}").data.decode()
     assert 'id="standing-orders"' in page and "Your opponent&#39;s events" in page
-    assert checked(page) == {"trigger": "ask", "second_place": "ask", "debate_side": "ask"}
+    assert checked(page) == {"trigger": "ask", "second_place": "ask", "debate_side": "ask",
+                             "strategy_order": "ask"}
     saved = save(jack, gid, trigger="never", second_place="ask", debate_side="mine",
                  deadline_default="")
     assert saved.status_code == 303 and "standing=saved" in saved.headers["Location"]
     page = jack.get(saved.headers["Location"]).data.decode()
     assert "Saved: your standing orders" in page
-    assert checked(page) == {"trigger": "never", "second_place": "ask", "debate_side": "mine"}
+    assert checked(page) == {"trigger": "never", "second_place": "ask", "debate_side": "mine",
+                             "strategy_order": "ask"}
     assert filed(app, gid) == {"kennedy": {"trigger": "never", "debate_side": "mine"}}
     # The other seat's page shows its own orders, none filed.
     assert checked(dick.get(f"/games/{gid}").data.decode())["trigger"] == "ask"
@@ -107,7 +109,7 @@ def test_a_refused_standing_order_keeps_the_input_and_changes_nothing(app, jack,
     assert 'id="standing-default-error"' in page and "frobnicate" in page
     assert ">frobnicate 3\nplay 2 campaign</textarea>" in html.unescape(page)
     assert checked(page) == {"trigger": "never", "second_place": "endorsement",
-                             "debate_side": "ask"}
+                             "debate_side": "ask", "strategy_order": "ask"}
     assert "<details open" in page
     assert filed(app, gid) == before
 
@@ -133,7 +135,8 @@ def test_the_section_is_gathered_by_the_view_not_read_by_the_template(app, jack,
     gid = new_game(jack, dick, public="on")
     assert save(jack, gid, trigger="never", second_place="ask", debate_side="mine",
                 deadline_default="").status_code == 303
-    shown = {"trigger": "never", "second_place": "ask", "debate_side": "mine"}
+    shown = {"trigger": "never", "second_place": "ask", "debate_side": "mine",
+             "strategy_order": "ask"}
     page = jack.get(f"/games/{gid}").data.decode()
     assert 'id="standing-orders"' in page and checked(page) == shown
     with Session(db_engine(app)) as s:

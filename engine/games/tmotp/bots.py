@@ -12,7 +12,7 @@ The greedy bot's rules of thumb:
 - Triggering: the event of a card with its own candidate's icon (or both icons).
 - Campaign Strategy: for the Debates, cards with its own icon and the most CP (a card goes to
   the side of its icon); for Election Day, the cards whose states are the closest, richest
-  contests.
+  contests, and there (Z-Man) the closest, richest contest resolved first.
 - Debates: its best card for an issue still open, its weakest when none helps; its own side.
 - Every other decision: each legal choice tried in the world, its chance steps drawn, and the
   board judged by evaluate.lead.
@@ -189,6 +189,10 @@ def greedy_action(g, seat, rng) -> str:
                                              for w in a.split()[1:] if w.isdigit()), rng.random()))
     if step == "debate_round":
         return max(legal, key=lambda a: (debate_score(g, seat, int(a.split()[1])), rng.random()))
+    if step == "election_day_strategy_order":
+        # the closest, richest contest first, before the bag can run out
+        return max(legal, key=lambda a: (strategy_score(g, seat, int(a.split()[1])),
+                                         rng.random()))
     if step in ("debate_side", "debate_first", "choose_start_player"):
         mine = [a for a in legal if a.split()[-1] == seat]
         return mine[0] if mine else legal[0]

@@ -53,10 +53,13 @@ class Determinizer:
 
     def _seen(self, s) -> list:
         """Every card the seat sees where it is: its own hand, strategy and debate cards, the
-        piles, the cards in force and the cards being played."""
+        piles, the cards in force, the Campaign Strategy cards revealed on Election Day and the
+        cards being played."""
         out = list(s["hands"][self.me]) + list(s["strategy"][self.me]) + s["discard"] + s["removed"]
         for cards in s["persistent"].values():
             out += cards
+        for cards in ((s.get("election") or {}).get("strategy") or {}).values():
+            out += cards        # revealed on Election Day, not yet resolved
         d = s["debate"]
         if d:
             out += d["cards"][self.me] + list(d["revealed"].values())

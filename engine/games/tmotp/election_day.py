@@ -15,7 +15,7 @@ def election_day(g) -> None:
     """1. Deposit Bonus Cubes, then 2. Determine Initiative."""
     s = g.s
     s["round"] = "election_day"
-    s["election"] = {"checks": [], "events": []}
+    s["election"] = {"strategy": {x: [] for x in SEATS}, "events": []}
     for seat in SEATS:
         media = sum(own(s["media"][r], seat) for r in REGIONS)
         issues = sum(own(s["issues"][i], seat) for i in ISSUES)
@@ -34,18 +34,86 @@ def election_day(g) -> None:
 
 @then
 def election_day_strategy(g, frame=None) -> None:
-    """3. Campaign Strategy: three support checks in the state of each strategy card, the
-    initiative player first; the bag is no longer refilled."""
+    """3. Campaign Strategy (GMT 2nd ed. and Z-Man 1st ed., Election Day, 3): "Both players
+    retrieve the four cards from their respective Campaign Strategy Card Stacks and reveal
+    them": from here every card is public, the opponent's too. "Note: If the Political Capital
+    Bag runs out of cubes at this point, it is not refilled." """
     s = g.s
     s["no_reseed"] = True
     first = s["initiative"]
     for seat in (first, other(first)):
-        cards = s["strategy"][seat]
-        _note_strategy_cards(g, seat, cards)
-        s["election"]["checks"] += [[seat, CARDS[c]["state"], 3] for c in cards]
-    s["discard"] += s["strategy"]["kennedy"] + s["strategy"]["nixon"]
+        _note_strategy_cards(g, seat, s["strategy"][seat])
+    s["election"]["strategy"] = {x: list(s["strategy"][x]) for x in SEATS}
     s["strategy"] = {x: [] for x in SEATS}
-    election_checks(g)
+    election_day_strategy_cards(g)
+
+
+@then
+def election_day_strategy_cards(g, frame=None) -> None:
+    """The next Campaign Strategy card resolved: "For each of these cards, the player gains three
+    Support Checks in the state indicated on that card. The player with the initiative resolves
+    his cards first" (GMT; Z-Man "will resolve their cards first"). Z-Man adds "Each player may
+    resolve their cards in any order desired": the player chooses the next card, one at a time,
+    knowing the draws of the cards before (``strategy_order_asked``); GMT has no such sentence
+    and keeps the order the cards were placed in (RULINGS.md, Election Day Campaign Strategy)."""
+    s = g.s
+    left = s["election"]["strategy"]
+    first = s["initiative"]
+    seat = next((x for x in (first, other(first)) if left[x]), None)
+    if seat is None:
+        election_day_events_begin(g)
+    elif bag_size(g) == 0:
+        g.note("The bag is empty: the remaining Election Day support checks are lost.")
+        s["discard"] += left[first] + left[other(first)]
+        s["election"]["strategy"] = {x: [] for x in SEATS}
+        election_day_events_begin(g)
+    elif strategy_order_asked(g, seat):
+        g.call("election_day_strategy_order", then="strategy_card_chosen", seat=seat)
+    else:
+        resolve_strategy_card(g, seat, left[seat][0])
+
+
+def strategy_order_asked(g, seat: str) -> bool:
+    """Whether ``seat`` chooses which Campaign Strategy card he resolves next: in Z-Man, when
+    his cards left name two states or more. Cards naming one state give the same three checks
+    whichever comes first, so that choice is forced and not asked (RULINGS.md)."""
+    cards = g.s["election"]["strategy"][seat]
+    return not g.gmt and len({CARDS[c]["state"] for c in cards}) > 1
+
+
+@step
+class ElectionDayStrategyOrder(Step):
+    """Z-Man 1st ed., Election Day, 3. Campaign Strategy: "Each player may resolve their cards in
+    any order desired." The next card's three support checks are drawn before the player
+    chooses the one after."""
+
+    name = "election_day_strategy_order"
+
+    def actions(self, g, f, seat):
+        return [f"resolve {c}" for c in sorted(set(g.s["election"]["strategy"][seat]))]
+
+    def do(self, g, f, seat, action):
+        f["card"] = int(action.split()[1])
+        g.end()
+
+    def prompt(self, g, f, seat):
+        cards = g.s["election"]["strategy"][f["seat"]]
+        return msg("Campaign Strategy on Election Day: choose which of your Campaign Strategy "
+                   "cards to resolve next, three support checks in its state ({cards}). The bag "
+                   "holds {n} cubes for your {checks} checks and is not refilled.",
+                   cards=list(cards), n=bag_size(g), checks=3 * len(cards))
+
+
+@then
+def strategy_card_chosen(g, frame) -> None:
+    resolve_strategy_card(g, frame["seat"], frame["card"])
+
+
+def resolve_strategy_card(g, seat: str, cid: int) -> None:
+    """Three support checks in the card's state; the card goes to the discard pile."""
+    g.s["election"]["strategy"][seat].remove(cid)
+    g.s["discard"].append(cid)
+    support_checks(g, seat, 3, "state", CARDS[cid]["state"], then="election_day_strategy_cards")
 
 
 def _note_strategy_cards(g, seat: str, cards: list) -> None:
@@ -75,6 +143,9 @@ def _note_strategy_cards(g, seat: str, cards: list) -> None:
 
 @then
 def election_checks(g, frame=None) -> None:
+    """The Campaign Strategy checks of a game saved before issue 46 (a queue of [seat, state,
+    n], built at once in the order the cards were placed); new games resolve card by card
+    (``election_day_strategy_cards``)."""
     queue = g.s["election"]["checks"]
     if queue and bag_size(g) > 0:
         seat, st, n = queue.pop(0)
@@ -83,6 +154,11 @@ def election_checks(g, frame=None) -> None:
     if queue:
         g.note("The bag is empty: the remaining Election Day support checks are lost.")
         queue.clear()
+    election_day_events_begin(g)
+
+
+def election_day_events_begin(g) -> None:
+    """4. Election Day Events: the persistent ones are retrieved from the board."""
     g.s["election"]["events"] = list(g.s["persistent"]["election_day"])
     election_day_events(g)
 

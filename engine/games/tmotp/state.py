@@ -95,7 +95,9 @@ class TmotpState(Machine, GameState):
         """What the seat is asked now: the rulebook step's name, and the card it is about (the
         card an opponent played for CP, at a trigger decision) or what a planner needs: while
         Campaigning, campaign_points.campaign_plan; while Positioning, the next cube's price
-        in each issue. None when the seat is not asked."""
+        in each issue; choosing the next Campaign Strategy card on Election Day, the seat's
+        cards left in the order placed, the cubes in the bag and the checks they stand for.
+        None when the seat is not asked."""
         if not self.s["stack"] or seat not in self.active():
             return None
         f = self.top
@@ -109,6 +111,10 @@ class TmotpState(Machine, GameState):
         elif f["step"] == "positioning":
             from .campaign_points import position_price
             out["prices"] = {issue: position_price(f, issue) for issue in ISSUES}
+        elif f["step"] == "election_day_strategy_order":
+            from .bag import bag_size
+            cards = list(self.s["election"]["strategy"][seat])
+            out.update(cards=cards, bag=bag_size(self), checks=3 * len(cards))
         return out
 
     def view(self, seat) -> dict:

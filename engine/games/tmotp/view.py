@@ -4,7 +4,10 @@ Hidden: the opponent's hand (a count; when an event shows it, Opposition Researc
 is shown to sees a snapshot in ``shown_hands`` to the end of the turn), the order and contents of
 the decks (counts), face-down Campaign Strategy cards (counts), debate cards and Campaign Strategy
 choices committed but not yet revealed, and the cards dealt to the opponent in the log.
-Public: the board, the bag, momentum, the discard pile and cards removed or in play.
+Public: the board, the bag, momentum, the discard pile and cards removed or in play, and on
+Election Day both players' Campaign Strategy cards from step 3 on ("Both players retrieve the four
+cards ... and reveal them", GMT 2nd ed. and Z-Man 1st ed., Election Day, 3. Campaign Strategy):
+``election_strategy``, each player's cards not yet resolved.
 """
 import json
 
@@ -58,6 +61,8 @@ def view(g, seat) -> dict:
         "shown_hands": shown_hands(s, seat),
         "strategy_counts": {x: len(s["strategy"][x]) for x in SEATS},
         "strategy": {seat: list(s["strategy"][seat])} if seat in SEATS else {},
+        "election_strategy": {x: list(c) for x, c in
+                              ((s.get("election") or {}).get("strategy") or {}).items()},
         "deck_count": len(s["deck"]), "discard": list(s["discard"]), "removed": list(s["removed"]),
         "endorsement_deck_count": len(s["endorsement_deck"]),
         "persistent": {k: list(v) for k, v in s["persistent"].items()},

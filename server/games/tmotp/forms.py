@@ -17,7 +17,8 @@ Kinds of form:
   played for CP; the side of a Debate card bearing both icons): the card shown whole, then the
   choices;
 - ``picks``: one card to choose among the reader's strategy cards (Campaign Strategy on turns
-  1-5, a Debate card), each shown whole beside its choice;
+  1-5, a Debate card, in Z-Man the next Campaign Strategy card resolved on Election Day with
+  the state its checks go to), each shown whole beside its choice;
 - ``choices`` (the shared kind): everything else, one choice in words, grouped by what it does.
 Wherever a card is decided it is shown as a card (name, CP, candidate icon, issue, state, event:
 board.card) with whom its event favours (``favours``). The planners show a running total (CP or
@@ -41,7 +42,8 @@ PLACING = ("place_support", "debate_award")  # events, the Debate award: state s
 EXHAUSTIVE = 7  # states in a Campaigning plan ordered by trying every order (beyond: nearest)
 PLANNERS = ("campaigning", "placement", "positioning")
 ABOUT_A_CARD = ("trigger", "debate_side")  # steps asking about one card (the frame's "card")
-PICKING = ("campaign_strategy", "debate_round")  # steps choosing among the strategy cards
+# steps choosing among the strategy cards (on Election Day in Z-Man, the next one resolved)
+PICKING = ("campaign_strategy", "debate_round", "election_day_strategy_order")
 
 
 def build(decision: dict, view: dict, loc: str) -> dict:
@@ -76,6 +78,9 @@ def build(decision: dict, view: dict, loc: str) -> dict:
                 if numbers and step == "debate_round":
                     option["card"]["favours"] = debate_side(CARDS[numbers[0]]["icon"],
                                                             view["seat"], loc)
+                elif numbers and step == "election_day_strategy_order":
+                    option["card"]["favours"] = checked_state(CARDS[numbers[0]]["state"],
+                                                              view, words)
     else:
         form["groups"] = _groups(legal, words, asks)
     return form
@@ -119,6 +124,16 @@ def debate_side(icon: str, seat: str, loc: str) -> dict:
     name = Words(loc).t["seats"].get(other(seat), other(seat))
     return {"side": "opponent",
             "text": _("It goes to %(name)s's side of the Debate Board.", name=name)}
+
+
+def checked_state(st: str, view: dict, words: Words) -> dict:
+    """The state an Election Day Campaign Strategy card's three support checks go to (Election
+    Day, 3. Campaign Strategy: its event plays no part), in the shape of ``favours``."""
+    state = words.state(st, view)
+    return {"side": "neither",
+            "text": _("Three support checks in %(state)s (%(ev)s electoral votes, now "
+                      "%(support)s).", state=f"{state['name']} ({st})", ev=state["ev"],
+                      support=state["support"])}
 
 
 def _card_asked(view: dict, asks: dict) -> int | None:
@@ -215,7 +230,8 @@ def _groups(actions, words, asks) -> list[dict]:
     groups: dict[str, dict] = {}
     for a in actions:
         verb = a.split()[0]
-        group = groups.setdefault(verb, {"legend": words.verb(verb), "options": []})
+        group = groups.setdefault(verb, {"legend": words.verb(verb, asks.get("step", "")),
+                                         "options": []})
         group["options"].append({"value": a, "label": words.action(a, asks)})
     return list(groups.values())
 

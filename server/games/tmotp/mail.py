@@ -23,6 +23,12 @@ RULE_TEXTS = {
         N_("your standing order: take an Endorsement card for the second-place Issue"),
     "debate_side:mine":
         N_("your standing order: place a Debate card showing both candidates on your side"),
+    "strategy_order:given":
+        N_("your standing order: resolve your Campaign Strategy cards on Election Day in the "
+           "order you placed them"),
+    "strategy_order:when_short":
+        N_("your standing order: resolve your Campaign Strategy cards on Election Day in the "
+           "order you placed them while the bag holds a cube for every check"),
 }
 
 # What a reply's refused standing order is shown instead: the event trigger, the second-place

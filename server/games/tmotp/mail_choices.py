@@ -159,7 +159,7 @@ def _by_verb(legal: list[str], words: Words, asks: dict) -> list[dict]:
             group = groups.setdefault("card", _group(
                 decided["name"], card_facts(decided, words), text=decided["effect"] or None))
         else:
-            group = groups.setdefault(verb, _group(words.verb(verb)))
+            group = groups.setdefault(verb, _group(words.verb(verb, asks.get("step", ""))))
         group["options"].append({"action": a, "label": _label(a, words, asks)})
     for group in groups.values():  # "Pass" over its one order "Pass" says it twice
         if [o["label"] for o in group["options"]] == [group["heading"]]:

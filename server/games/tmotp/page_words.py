@@ -49,7 +49,13 @@ class Words:
         return {"event": self._("Event"), "campaign": self._("Campaigning"),
                 "advertise": self._("Advertising"), "position": self._("Positioning")}[mode]
 
-    def verb(self, verb: str) -> str:
+    def verb(self, verb: str, step: str = "") -> str:
+        """What the orders of ``verb`` do, as a heading; ``step`` tells apart a verb two steps
+        share (``resolve``: the next Election Day event, or on Election Day in Z-Man the next
+        Campaign Strategy card, engine/games/tmotp/election_day.py)."""
+        if verb == "resolve" and step == "election_day_strategy_order":
+            return self._("Campaign Strategy card to resolve next (three support checks in its "
+                          "state)")
         return {"play": self._("Your candidate card"), "pass": self._("Pass"), "done": self._("Stop"),
                 "trigger": self._("Trigger"), "travel": self._("Travel"), "media": self._("Media support"),
                 "choose": self._("Choose"), "swap": self._("Issue shift"), "momentum": self._("Award"),

@@ -38,6 +38,15 @@ WORDS = {
         {"mine": (N_("On my side"), N_("The card counts for you.")),
          "ask": (N_("Ask me each time"), N_("To place it on your opponent's side now and "
                                             "then, closing an issue early."))}),
+    "strategy_order": (
+        N_("The order of your Campaign Strategy cards on Election Day (Z-Man edition)"),
+        N_("On Election Day you resolve your Campaign Strategy cards one at a time, three "
+           "support checks in each card's state, and the bag is not refilled."),
+        {"when_short": (N_("In the order I placed them, unless the bag may run out"),
+                        N_("While the bag holds a cube for every check your cards left need, "
+                           "the order changes nothing; when it may run out, you are asked.")),
+         "given": (N_("Always in the order I placed them"), None),
+         "ask": (N_("Ask me each time"), None)}),
 }
 
 

@@ -26,10 +26,23 @@ def quiet(**board):
     return hook
 
 
+def in_given_order(g) -> bool:
+    """Answer a Z-Man choice of the next Campaign Strategy card with the card placed first;
+    whether there was one."""
+    if g.s["stack"] and g.top["step"] == "election_day_strategy_order":
+        seat = g.top["seat"]
+        g.apply(seat, f"resolve {g.asks(seat)['cards'][0]}")
+        return True
+    return False
+
+
 def fail_all_checks(g):
-    """Draw the opposing colour for every Election Day support check until a decision or the
-    end of the game."""
-    while g.active() == [CHANCE]:
+    """Draw the opposing colour for every Election Day support check until a decision (other
+    than Z-Man's choice of the next Campaign Strategy card: the card placed first) or the end
+    of the game."""
+    while in_given_order(g) or g.active() == [CHANCE]:
+        if g.active() != [CHANCE]:
+            continue
         assert g.top["step"] == "support_checks", g.top["step"]
         g.apply(CHANCE, "draw " + ("nixon" if g.top["seat"] == "kennedy" else "kennedy"))
 
@@ -63,11 +76,14 @@ def test_deposit_bonus_cubes(edition, k_bonus, n_bonus):
 @pytest.mark.parametrize("initiative", ["kennedy", "nixon"])
 def test_initiative_player_resolves_strategy_cards_first_three_checks_each(edition, initiative):
     """"For each of these cards, the player gains three Support Checks in the state indicated on
-    that card. The player with the initiative resolves his cards first.\""""
+    that card. The player with the initiative resolves his cards first.\" (Z-Man: in the order
+    each chooses, here the order placed; test_election_day_strategy_order.py.)"""
     g = reach_election_day(K_CARDS, N_CARDS, edition, before_strategy=quiet())
     draws(g, initiative, initiative)
     order = []
-    while g.active() == [CHANCE]:
+    while in_given_order(g) or g.active() == [CHANCE]:
+        if g.active() != [CHANCE]:
+            continue
         f = g.top
         if f["left"] == 3:
             order.append((f["seat"], f["where"]))

@@ -68,6 +68,9 @@ def test_bag_not_reseeded_from_election_day_campaign_strategy_on(edition):
     georgia = g.s["support"]["GA"]
     draws(g, "kennedy", "kennedy")                  # initiative to Kennedy: he checks first
     assert g.s["bag"] == {"kennedy": 1, "nixon": 1}
+    if edition == "zman":                           # "in any order desired": Georgia first
+        assert g.active() == ["kennedy"] and step(g) == "election_day_strategy_order"
+        g.apply("kennedy", "resolve 65")
     assert g.top["step"] == "support_checks" and g.top["seat"] == "kennedy"
     assert g.top["where"] == "GA"
     draws(g, "kennedy", "nixon")

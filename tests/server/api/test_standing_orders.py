@@ -14,12 +14,12 @@ def test_standing_orders_are_filed_and_shown(client, store, players):
     url = f"/games/{gid}/standing-orders"
     assert client.get(url, players["nixon"]).get_json() == {
         "seat": "nixon", "trigger": "ask", "second_place": "ask", "debate_side": "ask",
-        "deadline_default": None}
+        "strategy_order": "ask", "deadline_default": None}
     r = _put(client, players["nixon"], gid, {"trigger": "helps_me", "second_place": "momentum",
                                              "deadline_default": ["pass", "play 12 campaign"]})
     assert r.status_code == 200, r.get_json()
     assert r.get_json() == {"seat": "nixon", "trigger": "helps_me", "second_place": "momentum",
-                            "debate_side": "ask",
+                            "debate_side": "ask", "strategy_order": "ask",
                             "deadline_default": ["pass", "play 12 campaign"]}
     # Only the fields sent change; "ask" withdraws.
     r = _put(client, players["nixon"], gid, {"trigger": "ask"})
