@@ -29,6 +29,7 @@ from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage,
                            Webhook, utcnow)
 from server.services import (display_names, links, reach, rematch, retract, schedule_links,
                              seat_view, sign_in, standing, users, vacations)
+from server.services.account_deletion import is_deleted
 
 
 @dataclass(frozen=True)
@@ -546,10 +547,12 @@ def _sign_in(session, payload, settings) -> list[Envelope]:
     """The sign-in link a user asked for on the sign-in page: sent whatever their mail
     setting (they asked for this very mail), to the address of their account."""
     user = session.get(User, payload["user_id"])
-    if user is None:
+    if user is None or is_deleted(user):    # deleted since: its link would be void
         return []
+    # The session epoch when the link was asked for: void once the account signs out
+    # everywhere (rows written before the epoch was kept: not checked).
     link = sign_in.url(settings.secret, settings.base_url, user.id, payload["nonce"],
-                       payload.get("next") or "/")
+                       payload.get("next") or "/", payload.get("epoch"))
     context = contexts.sign_in(_name(user), user.locale, settings.links, link,
                                settings.sign_in_minutes, None)
     return [Envelope(f"sign-in:{payload['nonce']}", user.email, user.locale, "sign_in",

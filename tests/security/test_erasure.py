@@ -101,6 +101,16 @@ def test_a_sign_in_link_mailed_before_the_deletion_does_not_revive_the_account(
         assert s.get(User, victim.id).email_verified_at is None
 
 
+def test_a_sign_in_link_mailed_before_signing_out_everywhere_is_void(app, smtp_catcher):
+    ann = Reader(app, smtp_catcher, "ann@example.org")
+    ann.sign_in()
+    assert ann.post_form("/sign-in", "/sign-in", {"email": ann.email}).status_code == 200
+    link = path_of(sign_in_link(smtp_catcher.wait_for_to(ann.email, 2)[-1]))
+    assert ann.post_form("/me/data", "/sign-out", {}).status_code == 303
+    shown = ann.get(link)
+    assert shown.status_code == 410 and "no longer works" in shown.get_data(as_text=True)
+
+
 def test_a_browser_session_of_the_deleted_account_ends(app, client, store, smtp_catcher):
     victim = client.signup("victim@example.org")
     browser = Reader(app, smtp_catcher, victim.email)
