@@ -11,6 +11,10 @@ seat wait for the hold (the outbox's ``not_before``), digests leave such a game 
 seen, and so final; a GET never does.
 
 Only while a hold is open is anything replayed (one read of the hold's row otherwise).
+
+Readers do not call this module: they read a game through services/seat_view.py, which applies
+it (issue 45). An order of another seat meanwhile is refused by the order service itself
+(holds.refuse_if_held), in words that do not depend on the move.
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 the other seat walks every way to read the game (the game page, the API's game, decision, log
 and schedule, the data export, the calendar feed and its event ids, the live stream, the
 version check, the answer to a mail, the digest, a webhook's post, the mail a held decision
-would be, the replay page) and every way to act (an API order, the page's decision form, a signed decision
-link, a mail reply), at the step it sees and at the real one: nothing tells the move or the
-step it led to, no order is applied, and the move is still the mover's to take back (so no
-channel made it seen).
+would be, the replay page) and every way to act (an API order, the page's decision form, a
+signed decision link, a mail reply), at the step it sees and at the real one: nothing tells
+the move or the step it led to, no order is applied, and the move is still the mover's to
+take back (so no channel made it seen).
 
 Both games: 1960: The Making of the President, whose plays for CP and what they pay for may be
 taken back; and Mr. President, which has no move that may be: every round is a sealed step of

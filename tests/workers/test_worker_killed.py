@@ -86,7 +86,8 @@ def test_killed_worker_resolution_is_delivered_again_and_applied_once(
                 committed = pending_seats(s, gid, step)
                 for seat in state.active():
                     if seat not in committed:
-                        svc.submit_order(s, gid, seat, step, [rng.choice(state.legal_actions(seat))],
+                        svc.submit_order(s, gid, seat, step,
+                                         [rng.choice(state.legal_actions(seat))],
                                          by_player=False)
             pipeline.drain()  # the worker is idle: the next resolve_step is the one caught
 
