@@ -144,8 +144,10 @@ def test_the_links_step_and_jump_to_the_next_turn_without_javascript(app, jack, 
 
 
 def untokened(page: bytes) -> bytes:
-    """The page without its forms' CSRF tokens (signed with the time, so they differ)."""
-    return re.sub(rb'name="csrf_token" value="[^"]*"', b"", page)
+    """The page without its forms' CSRF tokens (signed with the time, so they differ) and its
+    scripts' nonces (one per answer, server/security_headers.py)."""
+    page = re.sub(rb'name="csrf_token" value="[^"]*"', b"", page)
+    return re.sub(rb' nonce="[^"]*"', b"", page)
 
 
 def test_a_position_beyond_the_end_clamps_and_one_not_a_number_is_refused(app, jack,
