@@ -138,7 +138,9 @@ def _cases():
                                id=f"{name}-{players}")
     for name, options in NOMINEE.items():
         yield pytest.param({**options, "plurality": True}, id=f"{name}-plurality")
-        yield pytest.param(options, id=f"{name}-majority")
+        # The long Nominee games without plurality are the longest: the full suite only.
+        yield pytest.param(options, id=f"{name}-majority",
+                           marks=pytest.mark.slow if "long" in name else ())
     yield pytest.param({"edition": "chalkboard", "players": 3}, id="chalkboard-short-3-majority")
 
 

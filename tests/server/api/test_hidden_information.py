@@ -106,10 +106,10 @@ CASES = [
 ]
 
 
-# Every case in the full suite; the fast tier (scripts/test --fast) plays the first whole game.
-@pytest.mark.parametrize("seed, options, policy", [
-    pytest.param(*case, id=case[0], marks=() if i == 0 else pytest.mark.slow)
-    for i, case in enumerate(CASES)])
+# Whole games through the API, 15-45 s each: the full suite only (the fast tier keeps the
+# engine's leak tests, tests/engine/test_leak.py, and the API's own).
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, options, policy", CASES, ids=[c[0] for c in CASES])
 def test_no_response_leaks_what_its_reader_may_not_know(client, store, seed, options, policy):
     players = {"kennedy": client.signup("ann@example.org"),
                "nixon": client.signup("bob@example.org")}

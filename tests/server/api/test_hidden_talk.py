@@ -92,6 +92,7 @@ def _seen_by(client, reader_page: Reader, gid: int, player) -> tuple:
             _page_log(reader_page.get(f"/games/{gid}").data.decode()))
 
 
+@pytest.mark.slow  # whole games with every reader's page and mail: the full suite only
 def test_notes_chat_and_taken_back_moves_never_reach_another_reader(client, store, app,
                                                                     mail_server):
     players = {"kennedy": client.signup("ann@example.org", "Ann"),
