@@ -102,11 +102,16 @@ def _advance(state, next_action: tuple[str, str] | None = None,
         if active == [CHANCE]:
             state.apply(CHANCE, engine.sample_chance(state))
         elif all(_forced(state, seat) for seat in active):
+            before = state.log_length()
             for seat in active:
                 state.apply(seat, state.legal_actions(seat)[0])
+            if standing is not None:
+                standing.made(before, state.log_length())
         elif standing is not None and len(active) == 1 and (
                 given := standing.answer(state, active[0])) is not None:
+            before = state.log_length()
             state.apply(active[0], given)
+            standing.made(before, state.log_length())
         else:
             return
 
@@ -455,8 +460,10 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
     now = utcnow()
     # A move that may be taken back holds the next seat's mails and webhooks (issue 27): the
     # engine judges the order's own log segment; the mover's hold is read only then.
-    hold = holds.until(session, game, state, seat, old_len, now) \
-        if by_player and not standing.given else None
+    # The other seat's forced choices and standing orders' answers made within the move are
+    # undone with it and made again after (issue 46): they do not make it final.
+    hold = holds.until(session, game, state, seat, old_len, now,
+                       standing.automatic_since(old_len)) if by_player else None
     _insert_order(session, game.id, step, seat, result.applied, "applied", now)
     standing.record(step)
     if by_player and seat in state.active():

@@ -24,10 +24,12 @@ MAX_HOLD_SECONDS = 900
 
 
 def until(session: Session, game, state, seat: str, log_from: int,
-          now: datetime) -> datetime | None:
+          now: datetime, automatic: list[int] = ()) -> datetime | None:
     """When the hold of ``seat``'s order ends (the order appended the engine's log from
-    ``log_from`` to reach ``state``), or None: not retractable, or the mover holds nothing."""
-    if not engine.may_retract(state, seat, state.log_since(log_from)):
+    ``log_from`` to reach ``state``), or None: not retractable, or the mover holds nothing.
+    ``automatic``: the positions in that segment of the entries nobody chose (the other
+    seat's forced choices and standing orders' answers, made again after a take back)."""
+    if not engine.may_retract(state, seat, state.log_since(log_from), automatic):
         return None
     if state.active()[0] in (game.bots or {}):
         return None  # a bot is not kept waiting: against a bot, a move is final at once

@@ -1,8 +1,9 @@
 """Taking a move back until the next seat has seen it (issue 27, item 3).
 
 A sequential order the engine calls retractable (engine.core.may_retract: its own log segment
-drew nothing, ran no other seat's choice, showed its mover nothing hidden, and handed the
-decision to one other seat) is recorded with its hold (services/holds.py): the next seat's
+drew nothing, ran no other seat's choice a person made (the other seat's forced choices and
+standing orders' answers are undone with it and made again after, issue 46), showed its
+mover nothing hidden, and handed the decision to one other seat) is recorded with its hold (services/holds.py): the next seat's
 mails and webhooks wait in the outbox until then (``not_before``). Within the hold, while the
 game is still at the step the move led to and the next seat has not seen it (no page view,
 no mail or webhook taken: services/reach.py), its mover may take it back:
@@ -37,7 +38,7 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
 from server.catalogue import N_
-from server.models import (Extension, Game, LogEntry, Order, OutboxMessage, Retractable, Seat,
+from server.models import (AutoOrder, Extension, Game, LogEntry, Order, OutboxMessage, Retractable, Seat,
                            aware, utcnow)
 from server.services import game_history, games, holds, reach
 
@@ -174,8 +175,29 @@ def _why_not(session: Session, game, seat: str) -> RetractRefused:
     start = max((i for i, e in enumerate(log) if e == [seat, first]), default=None)
     if start is None:
         return refused("nothing")
-    code = engine.why_final(games._load(game), seat, log[start:])
+    segment = log[start:]
+    code = engine.why_final(games._load(game), seat, segment,
+                            _automatic(session, game, log[:start], segment))
     return refused(code or "no_hold")
+
+
+def _automatic(session: Session, game, before: list, segment: list) -> list[int]:
+    """The positions in ``segment`` (the move's log, after ``before``) of the other seats'
+    entries nobody chose: a forced single choice, or the answer its standing order gave (the
+    AutoOrder the move's transaction recorded, games._advance)."""
+    given = {(seat, actions[0]) for seat, actions in session.exec(
+        select(AutoOrder.seat, AutoOrder.actions).where(
+            AutoOrder.game_id == game.id, AutoOrder.step == game.step - 1,
+            AutoOrder.source == "standing")) if actions}
+    state = engine.replay(game.game_type, game.seed, before, options=game.options)
+    out = []
+    for i, (who, text) in enumerate(segment):
+        if who != engine.CHANCE and ((who, text) in given or
+                                     (who in state.active()
+                                      and len(state.legal_actions(who)) == 1)):
+            out.append(i)
+        state.apply(who, text)
+    return out
 
 
 def locked_game(session: Session, game_id: int) -> Game | None:
@@ -268,6 +290,12 @@ def _retract(session: Session, game_id: int, seat: str, step: int, now: datetime
         session.execute(delete(OutboxMessage).where(OutboxMessage.id.in_(list(row.held)),
                                                     OutboxMessage.published_at.is_(None),
                                                     OutboxMessage.delivered_at.is_(None)))
+    # The standing orders' answers given within the move are undone with it: made again
+    # (and told then) when the game reaches their question again (issue 46).
+    session.execute(delete(AutoOrder).where(AutoOrder.game_id == game.id,
+                                            AutoOrder.step == row.step,
+                                            AutoOrder.source == "standing",
+                                            AutoOrder.mailed_at.is_(None)))
     order = session.exec(select(Order.actions).where(Order.game_id == game.id,
                                                      Order.step == row.step,
                                                      Order.seat == seat)).first()

@@ -74,6 +74,18 @@ class Standing:
         self.session, self.game_id = session, game_id
         self._policies: dict | None = None
         self.given: list[tuple[str, str, str]] = []  # (seat, action, rule)
+        # The engine log's positions of the entries no person chose: forced single choices and
+        # the policies' answers (games._advance), which a take back undoes and the game makes
+        # again (engine.core.may_retract's ``automatic``).
+        self.automatic: list[int] = []
+
+    def made(self, start: int, end: int) -> None:
+        """The engine log's entries ``start`` to ``end`` were made without asking anybody."""
+        self.automatic.extend(range(start, end))
+
+    def automatic_since(self, log_from: int) -> list[int]:
+        """The positions of the automatic entries in the log segment from ``log_from``."""
+        return [i - log_from for i in self.automatic if i >= log_from]
 
     def answer(self, state, seat: str) -> str | None:
         """The action the seat's policy gives for its decision now, or None (ask the seat)."""

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import engine.core as engine
-from engine.core import CHANCE, may_retract
+from engine.core import CHANCE, from_dict, may_retract
 
 
 def _advance(state) -> None:
@@ -120,3 +120,86 @@ def test_why_final_names_the_reason(tmotp_orders):
     assert why_final(state, "kennedy", [["kennedy", "play 3 event"], [CHANCE, "draw nixon"]]) \
         == "chance"
     assert why_final(state, "kennedy", [["kennedy", "pass"], ["nixon", "pass"]]) == "other_seat"
+
+
+# --- issue 46, item 2: the other seat's automatic answers are undone with the move ----------
+
+def _auto_orders(seed: str, limit: int = 300):
+    """Orders of a random 1960 game played as the server plays them with both seats' trigger
+    standing order ``helps_me``: an order whose card for CP asks the opponent the trigger
+    question has it answered by the policy inside the order (its position noted as
+    automatic), then the mover goes on (plain moves, as a multi-action order) until the
+    decision leaves them. (seat, segment, automatic positions, state after), only those with
+    an automatic answer."""
+    state = engine.new_game("tmotp", seed=seed)
+    _advance(state)
+    rng = random.Random(seed)
+    out, n = [], 0
+    while state.active() and n < limit:
+        n += 1
+        active = state.active()
+        if len(active) > 1:
+            for seat in active:
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+            _advance(state)
+            continue
+        seat = active[0]
+        before = state.log_length()
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        auto = []
+        for _ in range(40):
+            _advance(state)
+            active = state.active()
+            if (len(active) == 1 and active[0] != seat
+                    and state.standing_policy(active[0]) == "trigger"):
+                at = state.log_length()
+                state.apply(active[0], state.standing_answer(active[0], "helps_me")[0])
+                auto.extend(range(at - before, state.log_length() - before))
+                continue
+            if not auto or active != [seat]:
+                break
+            plain = [a for a in state.legal_actions(seat) if a.startswith(PLAIN)]
+            if not plain:
+                break
+            state.apply(seat, rng.choice(plain))
+        if auto:
+            out.append((seat, [list(e) for e in state.log_since(before)], auto,
+                        from_dict(state.to_dict())))
+    return out
+
+
+@pytest.fixture(scope="module")
+def auto_orders():
+    return [o for seed in ("auto-1", "auto-2", "auto-3", "auto-4") for o in _auto_orders(seed)]
+
+
+def test_an_automatic_pass_of_the_other_seat_is_undone_with_the_move(auto_orders):
+    """The opponent's standing order declined the trigger inside a plain move that handed the
+    decision over: nobody chose it, so the move may be taken back; the same entry made by a
+    person (not automatic) makes it final, "other_seat"."""
+    from engine.core import why_final
+    passed = [o for o in auto_orders
+              if all(e[1].startswith(PLAIN) or e[1].startswith("play ") for e in o[1])
+              and all(o[1][i][1] == "pass" for i in o[2])
+              and not any(e[0] == CHANCE for e in o[1])
+              and all(not e[1].startswith("play ") or e[1].endswith((" campaign",
+                                                                       " position"))
+                      for e in o[1])
+              and o[3].active() == [next(s for s in ("kennedy", "nixon") if s != o[0])]]
+    assert passed, "no automatic pass in the sample games"
+    for seat, segment, auto, state in passed:
+        assert may_retract(state, seat, segment, auto) is True
+        assert why_final(state, seat, segment, auto) is None
+        assert may_retract(state, seat, segment) is False
+        assert why_final(state, seat, segment) == "other_seat"
+
+
+def test_an_automatic_trigger_that_drew_or_showed_stays_final(auto_orders):
+    """The standing order triggered the event: its draw or what it may show keeps the move
+    final, and the reason is that (never "another player's choice")."""
+    from engine.core import why_final
+    triggered = [o for o in auto_orders if any(o[1][i][1] == "trigger" for i in o[2])]
+    assert triggered, "no automatic trigger in the sample games"
+    for seat, segment, auto, state in triggered:
+        assert may_retract(state, seat, segment, auto) is False
+        assert why_final(state, seat, segment, auto) in ("chance", "hidden", "not_handed_over")
