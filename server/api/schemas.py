@@ -184,6 +184,9 @@ class OptionsSchema(ma.Schema):
     edition = fields.String(validate=validate.OneOf(["gmt", "zman", "chalkboard", "dial"]))
     vp_cards = StrictBoolean()
     restricted_positioning = StrictBoolean()
+    strategy_order = StrictBoolean(metadata={"description": (
+        "1960, Z-Man edition: each player chooses the order of his Campaign Strategy cards on "
+        "Election Day (default true); false resolves them in the order placed")})
     players = fields.Integer(strict=True, validate=validate.Range(min=2, max=4))
     version = fields.String(validate=validate.OneOf(["short", "long"]))
     count = fields.String(validate=validate.OneOf(["electoral", "popular"]))

@@ -78,7 +78,8 @@ def test_bad_players_are_an_options_error():
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_options_are_filled_in_with_defaults(edition):
     state = new_game("tmotp", seed=1, options={"edition": edition})
-    assert state.options == {"edition": edition, "vp_cards": False, "restricted_positioning": False}
+    assert state.options == {"edition": edition, "vp_cards": False, "restricted_positioning": False,
+                             "strategy_order": True}
     assert new_game("tmotp", seed=1).options["edition"] == "gmt"
 
 

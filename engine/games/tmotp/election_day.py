@@ -78,7 +78,8 @@ def strategy_order_asked(g, seat: str) -> bool:
     his cards left name two states or more. Cards naming one state give the same three checks
     whichever comes first, so that choice is forced and not asked (RULINGS.md)."""
     cards = g.s["election"]["strategy"][seat]
-    return not g.gmt and len({CARDS[c]["state"] for c in cards}) > 1
+    chosen = g.s["options"].get("strategy_order", True)  # False: a game begun before the ruling
+    return not g.gmt and chosen and len({CARDS[c]["state"] for c in cards}) > 1
 
 
 @step

@@ -10,7 +10,12 @@ from .messages import NAMES, msg
 
 GAME_ID = "tmotp"
 EDITIONS = ("gmt", "zman")
-OPTION_DEFAULTS = {"edition": "gmt", "vp_cards": False, "restricted_positioning": False}
+# ``strategy_order``: in the Z-Man edition each player chooses the order of his Campaign
+# Strategy cards on Election Day (RULINGS.md); False keeps the order they were placed in, as
+# the engine played Z-Man before that ruling, so the logs of games begun then replay exactly
+# (migration 0026 gives them False). GMT never asks.
+OPTION_DEFAULTS = {"edition": "gmt", "vp_cards": False, "restricted_positioning": False,
+                   "strategy_order": True}
 
 # verb -> (fewest, most) words after it; tells a malformed action from an illegal one.
 VERBS = {
@@ -36,7 +41,7 @@ def check_options(options: dict) -> dict:
     if out["edition"] not in EDITIONS:
         raise OptionsError(msg("Edition '{edition}' does not exist; choose gmt or zman.",
                                edition=out["edition"]))
-    for key in ("vp_cards", "restricted_positioning"):
+    for key in ("vp_cards", "restricted_positioning", "strategy_order"):
         if not isinstance(out[key], bool):
             raise OptionsError(msg("Option {key} is true or false.", key=key))
     return out
