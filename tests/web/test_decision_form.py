@@ -12,14 +12,14 @@ from html.parser import HTMLParser
 from itertools import combinations
 
 import pytest
-from sqlmodel import Session
+from sqlmodel import Session, select
 from werkzeug.datastructures import MultiDict
 
 import engine.core as game_engine
 from engine.core import CHANCE
 from engine.core.driver import play_random
 from engine.games.tmotp.data import travel_cost
-from server.models import Game
+from server.models import Game, Order
 from server.services import games, play
 from server.games.tmotp import forms
 from server.web import decision_form
@@ -160,12 +160,13 @@ def test_card_boxes_make_one_action_with_the_cards_in_increasing_order(app):
 
 
 def _drive_to(app, gid: int, step_name: str, seed: int = 5) -> tuple[str, int]:
-    """Random orders through the order service until a seat is asked ``step_name``: every
-    seat of a simultaneous step in turn (so it resolves), and a card played for campaign points
-    when one may be (the game's seed is random: a whole turn without Campaigning is likely)."""
+    """Random set-up orders through the order service (``by_player=False``: both seats are
+    played here, so neither waits out the other's take-back hold) until a seat is asked
+    ``step_name``: every seat of a simultaneous step in turn (so it resolves), and a card played
+    for campaign points when one may be (a whole turn without Campaigning is likely)."""
     rng = random.Random(seed)
-    for i in range(3000):
-        with Session(db_engine(app)) as s:
+    for _ in range(3000):
+        with app.app_context(), Session(db_engine(app)) as s:
             game = s.get(Game, gid)
             state = game_engine.from_dict(game.state)
             active = state.active()
@@ -173,13 +174,14 @@ def _drive_to(app, gid: int, step_name: str, seed: int = 5) -> tuple[str, int]:
             for seat in active:
                 if state.asks(seat)["step"] == step_name:
                     return seat, game.step
-            seat = active[i % len(active)]
+            sealed = set(s.exec(select(Order.seat).where(
+                Order.game_id == gid, Order.step == game.step,
+                Order.status == "pending")).all())
+            seat = next(x for x in active if x not in sealed)
             legal = [str(a) for a in state.legal_actions(seat)]
             wanted = [a for a in legal if a.endswith(" campaign")]
             action = rng.choice(wanted if wanted and rng.random() < 0.5 else legal)
-            step = game.step
-        with app.app_context():
-            play.order(gid, seat, step, [action])
+            games.submit_order(s, gid, seat, game.step, [action], by_player=False)
     raise AssertionError(f"no {step_name} decision")
 
 
