@@ -440,13 +440,20 @@ def schedule(game_id: int, seat: str, player_name: str, locale: str, links: Link
              preferences_url: str | None = None, *, game_type: str, kind: str, event: str,
              by_seat: str, by_name: str, deadline_at: datetime | None, hours: int = 0,
              agree_url: str | None = None, refuse_url: str | None = None,
-             time_zone: str = times.DEFAULT_ZONE) -> dict:
+             time_zone: str = times.DEFAULT_ZONE, asker_seat: str | None = None,
+             asker_name: str | None = None) -> dict:
     """A pause (``kind`` "pause") or an extension ("extension") asked, agreed, refused, expired
-    or ended (``event``), by the player of ``by_seat``; ``agree_url``/``refuse_url``: the
-    recipient's signed answer links when the ask waits for their answer."""
+    or ended (``event``), by the player of ``by_seat`` (who answered, for an answer), asked by
+    the player of ``asker_seat`` (``by_seat`` when not given); ``agree_url``/``refuse_url``:
+    the recipient's signed answer links when the ask waits for their answer. ``mine``: the
+    reader asked; ``by_me``: the reader did it (the templates then say "you")."""
     names = presenter(game_type).seat_names(locale)
+    asker_seat = by_seat if asker_seat is None else asker_seat
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, game_type),
             "kind": kind, "event": event, "by_seat": names.get(by_seat, by_seat),
-            "by_name": by_name, "mine": by_seat == seat, "hours": hours,
+            "by_name": by_name, "by_me": by_seat == seat,
+            "asker_seat": names.get(asker_seat, asker_seat),
+            "asker_name": by_name if asker_name is None else asker_name,
+            "mine": asker_seat == seat, "hours": hours,
             "deadline": when(deadline_at, locale, time_zone) if deadline_at else "",
             "agree_url": agree_url, "refuse_url": refuse_url}

@@ -628,6 +628,9 @@ def _schedule(session, payload, settings) -> list[Envelope]:
         return []
     seated = _seated(session, game.id)
     by_user = next((u for s, u in seated if s.seat == by), None)
+    # Who asked (``by`` is who answered, for an answer: issue 46, item 4).
+    asker = row.asked_by if kind == "pause" else row.seat
+    asker_user = next((u for s, u in seated if s.seat == asker), None)
     found = []
     for seat, user in seated:
         if event == "asked" and (seat.seat == by or seat.seat in getattr(row, "agreed", ())):
@@ -644,6 +647,8 @@ def _schedule(session, payload, settings) -> list[Envelope]:
             game.id, seat.seat, _name(user), user.locale, settings.links,
             game_type=game.game_type, kind=kind, event=event, by_seat=by,
             by_name=_name(by_user, user.locale) if by_user else "",
+            asker_seat=asker,
+            asker_name=_name(asker_user, user.locale) if asker_user else "",
             deadline_at=game.deadline_at if game.status == "active" else None,
             hours=getattr(row, "hours", 0), time_zone=user.time_zone, **urls)
         found.append(Envelope(seat.seat, user.email, user.locale, kind, context, game.id,

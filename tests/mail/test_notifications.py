@@ -216,7 +216,8 @@ def test_a_resolution_goes_only_to_the_seats_not_asked(db_engine, session, smtp_
     mails = deliver(session, db_engine, smtp_catcher, row)
     assert [m["To"] for m in mails] == [address[s] for s in not_asked]
     body = text(mails[0])
-    assert f"at the same time at step {step} are revealed" in body
+    assert f"choices of step {step} at the same time, and the step is resolved" in body
+    assert "revealed" not in body  # Campaign Strategy's cards stay face down (issue 46)
     assert "Reply to this mail with your order" not in body
     with Session(db_engine) as s:
         sent = s.exec(select(MailSent).where(MailSent.outbox_id == row)).one()

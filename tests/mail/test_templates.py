@@ -279,14 +279,15 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
             deadline_at=DEADLINE, hours=72,
             agree_url="https://whistlestop.example/games/12/answer/YES",
             refuse_url="https://whistlestop.example/games/12/answer/NO"),
+        # Issue 46, item 4: Nixon's player answers Kennedy's ask; Kennedy's player reads it.
         "extension-granted": contexts.schedule(
             12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
-            kind="extension", event="granted", by_seat="kennedy", by_name="Jack",
-            deadline_at=DEADLINE, hours=72),
+            kind="extension", event="granted", by_seat="nixon", by_name="Dick",
+            asker_seat="kennedy", asker_name="Jack", deadline_at=DEADLINE, hours=72),
         "extension-refused": contexts.schedule(
             12, "kennedy", "Jack", locale, LINKS, preferences_url=jack, game_type="tmotp",
             kind="extension", event="refused", by_seat="nixon", by_name="Dick",
-            deadline_at=DEADLINE, hours=72),
+            asker_seat="kennedy", asker_name="Jack", deadline_at=DEADLINE, hours=72),
         # Issue 27 item 6: a rematch offered (with the reader's link to accept), withdrawn and
         # made; the game-over mail's link offering one.
         "rematch": contexts.rematch(

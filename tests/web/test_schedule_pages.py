@@ -75,9 +75,13 @@ def test_an_extension_asked_on_the_page_and_granted_by_the_mail_s_link(app, jack
     assert other.client.post(path_of(refuse), data={"csrf_token": csrf(late.data) if
                              "csrf_token" in late.get_data(as_text=True) else ""}
                              ).status_code in (400, 409)
+    # Issue 46, item 4: the asker is told who granted it, the granter that they granted it.
     granted = [m for m in smtp_catcher.to(asker.email)
-               if "was granted: 72 more hours" in m.get_body(("plain",)).get_content()]
+               if "Your ask for more time was granted by" in m.get_body(("plain",)).get_content()
+               and "72 more hours" in m.get_body(("plain",)).get_content()]
     assert len(granted) == 1
+    assert any("You granted the ask for more time of" in m.get_body(("plain",)).get_content()
+               for m in smtp_catcher.to(other.email))
     # Once a game.
     again = asker.post_form(f"/games/{gid}", f"/games/{gid}/schedule", {"schedule": "extension"})
     assert again.status_code == 409 and "one extension" in again.get_data(as_text=True)
@@ -95,7 +99,7 @@ def test_an_extension_refused_on_the_page_keeps_the_deadline(app, jack, dick, sm
     with Session(db_engine(app)) as session:
         assert session.exec(select(Extension.status)).one() == "refused"
     told = [m for m in smtp_catcher.to(asker.email)
-            if "refused: the deadline stands" in m.get_body(("plain",)).get_content()]
+            if "Your ask for more time was refused by" in m.get_body(("plain",)).get_content()]
     assert len(told) == 1
     # The other side never asked: it may ask once when the decision is theirs, not now.
     page = other.get(f"/games/{gid}").get_data(as_text=True)
