@@ -121,3 +121,36 @@ def test_a_move_with_the_opponents_automatic_trigger_answer_is_taken_back(
         ("nixon", back["step"], ["pass"], "trigger:helps_me")]
     assert _log_in_play(store, gid)[len(log_before):] == played
     assert store.rebuild(gid)
+
+
+def test_the_refusal_names_the_real_reason_not_another_players_choice(client, store, players):
+    """With no hold (the mover's settings say 0 seconds), the same move is final: the take
+    back's refusal says so ("no_hold"), not "another player's choice was made during it",
+    since nobody chose Nixon's answer."""
+    from sqlalchemy import update
+
+    from server.models import User
+    from tests.server.api.helpers import is_problem
+    kennedy, nixon = players["kennedy"], players["nixon"]
+    gid = client.two_player_game(store, kennedy, nixon, seed="retract-auto")
+    assert client.tc.put(f"{API}/games/{gid}/standing-orders", headers=nixon.auth,
+                         json={"trigger": "helps_me"}).status_code == 200
+    with store.session() as s:
+        s.execute(update(User).where(User.email == kennedy.email)
+                  .values(retract_hold_seconds=0))
+        s.commit()
+    found = {}
+
+    def ready(state):
+        found["actions"] = _order_with_auto_answer(state)
+        return found["actions"] is not None
+
+    store.advance_until(gid, ready, seed=7)
+    step = store.game(gid).step
+    r = client.post(f"/games/{gid}/orders", kennedy,
+                    json={"step": step, "actions": found["actions"]})
+    assert r.status_code == 200 and r.get_json()["retract_until"] is None
+    body = is_problem(client.post(f"/games/{gid}/retract", kennedy, json={"step": step + 1}),
+                      409)
+    assert body["code"] == "no_hold" and "0 seconds" in body["detail"]
+    assert "another player" not in body["detail"]
