@@ -71,6 +71,13 @@ def _auto_orders(store, gid):
             select(AutoOrder).where(AutoOrder.game_id == gid).order_by(AutoOrder.id)).all()]
 
 
+def _outbox(store, gid):
+    from server.models import OutboxMessage
+    with store.session() as s:
+        return [r for r in s.exec(select(OutboxMessage).order_by(OutboxMessage.id)).all()
+                if r.payload.get("game_id") == gid]
+
+
 def _log_in_play(store, gid):
     with store.session() as s:
         return game_history.log_in_play(s, gid)
@@ -93,6 +100,7 @@ def test_a_move_with_the_opponents_automatic_trigger_answer_is_taken_back(
     actions = found["actions"]
     step = store.game(gid).step
     log_before, autos_before = _log_in_play(store, gid), _auto_orders(store, gid)
+    rows_before = {r.id for r in _outbox(store, gid)}
 
     r = client.post(f"/games/{gid}/orders", kennedy, json={"step": step, "actions": actions})
     assert r.status_code == 200, r.get_json()
@@ -101,6 +109,10 @@ def test_a_move_with_the_opponents_automatic_trigger_answer_is_taken_back(
     made = _auto_orders(store, gid)[len(autos_before):]
     assert made == [("nixon", step, ["pass"], "trigger:helps_me")]
     played = _log_in_play(store, gid)[len(log_before):]
+    # Nobody was told: every mail or webhook of the move (Nixon's too) waits for the hold.
+    made_rows = [r for r in _outbox(store, gid) if r.id not in rows_before]
+    assert made_rows and all(r.not_before is not None and r.published_at is None
+                             for r in made_rows)
     assert ["nixon", "pass"] in played
 
     r = client.post(f"/games/{gid}/retract", kennedy, json={"step": answer["step"]})
@@ -110,6 +122,7 @@ def test_a_move_with_the_opponents_automatic_trigger_answer_is_taken_back(
     assert store.state(gid).to_dict() == before.to_dict()
     assert _log_in_play(store, gid) == log_before
     assert _auto_orders(store, gid) == autos_before
+    assert {r.id for r in _outbox(store, gid)} <= rows_before  # withdrawn, never sent
     assert store.rebuild(gid)
 
     # Played again: Nixon's standing order answers again, at the new step.
