@@ -47,36 +47,46 @@ def streams_only():
 
 
 # --- slots -------------------------------------------------------------------------------------
-_lock = threading.Lock()
-_open = 0
-_anonymous = 0
-_by_client: dict[str, int] = {}
+class Slots:
+    """The streams an app holds (one app per process in production): how many, how many of
+    readers not signed in, and per reader. Kept on the app (``app.extensions``), not in the
+    module, so that each app counts its own."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.open = self.anonymous = 0
+        self.by_client: dict[str, int] = {}
 
 
-def open_streams() -> int:
-    """How many streams this process holds now."""
-    return _open
+def _slots(app=None) -> Slots:
+    app = app or current_app._get_current_object()
+    return app.extensions.setdefault("whistlestop.live_slots", Slots())
+
+
+def open_streams(app=None) -> int:
+    """How many streams this process (its app) holds now."""
+    return _slots(app).open
 
 
 class Slot:
     """One stream's place in the process; ``give_back`` once it ends (twice does nothing)."""
 
-    def __init__(self, client: str, anonymous: bool):
-        self.client, self.anonymous, self._held = client, anonymous, True
+    def __init__(self, slots: Slots, client: str, anonymous: bool):
+        self.slots, self.client, self.anonymous, self._held = slots, client, anonymous, True
 
     def give_back(self) -> None:
-        global _open, _anonymous
-        with _lock:
+        slots = self.slots
+        with slots.lock:
             if not self._held:
                 return
             self._held = False
-            _open -= 1
-            _anonymous -= self.anonymous
-            left = _by_client[self.client] - 1
+            slots.open -= 1
+            slots.anonymous -= self.anonymous
+            left = slots.by_client[self.client] - 1
             if left:
-                _by_client[self.client] = left
+                slots.by_client[self.client] = left
             else:
-                del _by_client[self.client]
+                del slots.by_client[self.client]
 
 
 def take(user) -> Slot | None:
@@ -84,22 +94,22 @@ def take(user) -> Slot | None:
     None when the process, the reader or the anonymous readers hold all they may."""
     from server import rate_limits
 
-    global _open, _anonymous
     config = current_app.config
     most = int(config.get("LIVE_STREAMS_MAX", DEFAULT_STREAMS_MAX))
     per_client = int(config.get("LIVE_STREAMS_PER_CLIENT", DEFAULT_PER_CLIENT))
     share = float(config.get("LIVE_ANONYMOUS_SHARE", DEFAULT_ANONYMOUS_SHARE))
     anonymous = user is None
     client = f"address {rate_limits.client()}" if anonymous else f"user {user.id}"
-    with _lock:
-        if _open >= most or _by_client.get(client, 0) >= per_client:
+    slots = _slots()
+    with slots.lock:
+        if slots.open >= most or slots.by_client.get(client, 0) >= per_client:
             return None
-        if anonymous and _anonymous >= int(most * share):
+        if anonymous and slots.anonymous >= int(most * share):
             return None
-        _open += 1
-        _anonymous += anonymous
-        _by_client[client] = _by_client.get(client, 0) + 1
-    return Slot(client, anonymous)
+        slots.open += 1
+        slots.anonymous += anonymous
+        slots.by_client[client] = slots.by_client.get(client, 0) + 1
+    return Slot(slots, client, anonymous)
 
 
 # --- departures ---------------------------------------------------------------------------------
