@@ -125,7 +125,9 @@ def _rate(session: Session, game_id: int, message_id: int | None) -> bool:
         if player is not None:
             entries.append((seat.seat, info.role_of(game.options, seat.seat), player))
     if len(entries) < 2 or not game.public or not _played(session, game_id, entries):
-        session.commit()            # nothing to compare, or not to rate: rated as nobody's
+        # Nothing to compare, or not to rate: rated as nobody's, and the asking row consumed.
+        outbox.mark_delivered(session, message_id)
+        session.commit()
         return True
     weights = _weights(session, game_id, entries, utcnow())
     rows = {}
