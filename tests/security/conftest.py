@@ -1,6 +1,7 @@
 from tests.server.api.conftest import (  # noqa: F401  (the API tests' app, client and store)
     api_db_url,
     app,
+    both_databases,
     client,
     eager_celery,
     mail_server,

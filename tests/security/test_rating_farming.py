@@ -13,28 +13,20 @@ PostgreSQL.
 from __future__ import annotations
 
 import random
-import shutil
 
 import pytest
 from sqlalchemy import update
 from sqlmodel import Session, func, select
 
-from server import db
 from server.models import AutoOrder, Order, RatedGame, Rating, Seat, User
 from server.services import ratings
 from tests.server.api.helpers import _play_one
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def api_db_url(request, tmp_path, migrated_template) -> str:
+@pytest.fixture
+def api_db_url(both_databases) -> str:
     """The API tests' app on a migrated SQLite file, then on a real PostgreSQL."""
-    if request.param == "sqlite":
-        path = tmp_path / "whistlestop.db"
-        shutil.copy(migrated_template, path)
-        return f"sqlite:///{path}"
-    url = request.getfixturevalue("postgres_url")
-    db.migrate(url)
-    return url
+    return both_databases
 
 
 @pytest.fixture

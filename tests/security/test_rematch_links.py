@@ -9,26 +9,18 @@ PostgreSQL.
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 from sqlmodel import Session
 
-from server import db
 from server.services import links, rematch
 from tests.web.pages_helpers import csrf
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def api_db_url(request, tmp_path, migrated_template) -> str:
+@pytest.fixture
+def api_db_url(both_databases) -> str:
     """The API tests' app on a migrated SQLite file, then on a real PostgreSQL."""
-    if request.param == "sqlite":
-        path = tmp_path / "whistlestop.db"
-        shutil.copy(migrated_template, path)
-        return f"sqlite:///{path}"
-    url = request.getfixturevalue("postgres_url")
-    db.migrate(url)
-    return url
+    return both_databases
 
 
 def _finished(client, store, ann, bob) -> int:
