@@ -20,7 +20,9 @@ class Termination(str, Enum):
     LOT = "lot"  # a tie drawn by lot
     DRAW = "draw"  # nobody won
     RESIGNED = "resigned"  # a player resigned (the server ends the game)
-    FORFEITED = "forfeited"  # a deadline missed where it forfeits (the server ends the game)
+    FORFEITED = "forfeited"  # a deadline missed where it forfeits, or a win claimed over a
+    #                         player who left (the server ends the game)
+    ABANDONED = "abandoned"  # ended unrated: a player left, or nobody played (the server)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ class GameState:
     game_id: str = ""
     seats: tuple = ()
     NAMES: dict = {}
+    CHANCE_VERBS: frozenset = frozenset()
+    """The verbs of the game's notation that only chance applies (a card dealt, a cube drawn):
+    never a seat's order, so never named to a player as one (``order_verbs``)."""
     """How the game names what its messages' placeholders hold ({kind: id -> English name});
     see engine.core.messages. Without names, ids are shown as they are."""
 
@@ -115,6 +120,10 @@ class GameState:
         """A message of this game: ``template`` with ``args``, its ids named by ``NAMES``."""
         return Message(template, args, self.NAMES)
 
+    def order_verbs(self) -> list:
+        """The verbs a seat may order with, sorted: the notation's, less ``CHANCE_VERBS``."""
+        return sorted(set(self._known_verbs()) - set(self.CHANCE_VERBS))
+
     def is_over(self) -> bool:
         return not self.active()
 
@@ -126,7 +135,7 @@ class GameState:
         if arity is None:
             raise MalformedAction(plain("'{verb}' is not an action of this game. Actions are: "
                                         "{verbs}.", verb=action.verb,
-                                        verbs=", ".join(sorted(verbs))))
+                                        verbs=", ".join(self.order_verbs())))
         if not arity[0] <= len(action.args) <= arity[1]:
             if arity[1] != arity[0]:
                 raise MalformedAction(plain("'{verb}' takes {least} to {most} words after it, not "

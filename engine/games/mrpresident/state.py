@@ -63,6 +63,8 @@ class MrPresidentState(Machine, GameState):
 
     game_id = GAME_ID
     NAMES = NAMES
+    # A state card turned up, a draw by lot, the parties by lot: chance's, no seat's.
+    CHANCE_VERBS = frozenset({"turn", "lot", "parties"})
 
     @property
     def seats(self) -> tuple:

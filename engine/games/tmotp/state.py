@@ -53,6 +53,8 @@ class TmotpState(Machine, GameState):
     game_id = GAME_ID
     seats = SEATS
     NAMES = NAMES
+    # A card dealt or revealed from the deck, a cube drawn from the bag: chance's, no seat's.
+    CHANCE_VERBS = frozenset({"deal", "draw", "reveal"})
 
     # --- protocol ---------------------------------------------------------------------------
     @property

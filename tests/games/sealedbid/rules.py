@@ -126,6 +126,7 @@ class SealedBidState(Machine, GameState):
 
     game_id = GAME_ID
     NAMES = NAMES
+    CHANCE_VERBS = frozenset({"prize"})  # a prize drawn: chance's, no seat's
     STEPS = TABLE.steps
     THEN = TABLE.then
 
