@@ -619,3 +619,7 @@ class ChatReport(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     resolved_at: Optional[datetime] = Field(default=None, sa_type=TZ)
     resolution: Optional[str] = Field(default=None, max_length=500)
+
+
+# Issue 46, item 5: pages open and live (its own module; registered with the others here).
+from server.presence_model import PagePresence  # noqa: E402,F401

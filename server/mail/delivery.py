@@ -34,7 +34,7 @@ from server import db
 from server.mail import compose, recipients, render, smtp, webhook_queue, webhooks
 from server.mail.recipients import Envelope, MailSettings
 from server.models import AutoOrder, MailSent, OutboxMessage, Seat, aware, utcnow
-from server.services import links, outbox, reach
+from server.services import links, outbox, presence, reach
 
 log = logging.getLogger("whistlestop.mail")
 
@@ -49,15 +49,21 @@ Outcome = tuple[Envelope, str, "str | None"]  # the mail, "sent" or "refused", t
 
 
 def deliver(engine: Engine, message_id: int, settings: MailSettings,
-            transport: smtp.SmtpSettings | smtp.Connection, lease: float = LEASE) -> str | None:
+            transport: smtp.SmtpSettings | smtp.Connection, lease: float = LEASE,
+            now=None) -> str | None:
     """Send what the outbox row ``message_id`` calls for; queue its webhook posts and mark the
     row consumed (webhook_queue.queued names the posts to publish then).
 
     ``transport``: the SMTP server, or an open connection to it (kept open).
 
-    Returns "sent", "duplicate" (the row was consumed already), or None (no such row).
-    Raises smtp.TemporaryFailure (retry later), or Busy.
+    A decision to a player whose game page is live (or was, less than the delay ago) is
+    not sent yet: the row is held until the delay has passed (services/presence.py).
+    ``now``: the clock (tests; the time now when None).
+
+    Returns "sent", "duplicate" (the row was consumed already), "held", or None (no such
+    row). Raises smtp.TemporaryFailure (retry later), or Busy.
     """
+    now = now or utcnow()
     with Session(engine) as session:
         db.reading(session)
         row = session.get(OutboxMessage, message_id)
@@ -65,10 +71,20 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
             return None
         if row.delivered_at is not None:
             return "duplicate"
+        if presence.early(row, now):
+            return "held"
         found = recipients.envelopes(session, row, settings)
+        found, held = presence.screen(session, row.kind, found, now, settings.presence_delay)
+        if held is not None:
+            found = []
         mails = [e for e in found if e.mail]  # the others go to the users' webhooks only
         posts = webhooks.posts(session, found)
         kind = row.kind
+    if held is not None:
+        presence.hold(engine, message_id, held)
+        log.info("outbox #%s (%s): held until %s (its reader's page is live)", message_id,
+                 kind, held.isoformat())
+        return "held"
     tag = compose.install_tag(settings.secret)
     mine = _claim_all(engine, message_id, mails, settings, tag, lease)
     done: list[Outcome] = []

@@ -43,6 +43,9 @@ class MailSettings:
     # The receiving MTA's authserv-id (MAIL_AUTHSERV_ID): only its Authentication-Results
     # count, and a mail needs its aligned pass (server/mail/inbound/read.py); "": the default.
     authserv_id: str = ""
+    # Issue 46, item 5: how long a decision mail waits after its player's game page was last
+    # live (PRESENCE_DELAY_SECONDS; 0: it does not wait): services/presence.py.
+    presence_delay: float = 120.0
 
     @classmethod
     def from_config(cls, cfg) -> "MailSettings":
@@ -50,7 +53,8 @@ class MailSettings:
                    sender_name=cfg["MAIL_FROM_NAME"],
                    secret=cfg["SECRET_KEY"],
                    sign_in_minutes=max(1, round(cfg["SIGN_IN_MAX_AGE_SECONDS"] / 60)),
-                   authserv_id=(cfg.get("MAIL_AUTHSERV_ID") or "").strip())
+                   authserv_id=(cfg.get("MAIL_AUTHSERV_ID") or "").strip(),
+                   presence_delay=float(cfg.get("PRESENCE_DELAY_SECONDS", 120)))
 
     @property
     def links(self) -> contexts.Links:

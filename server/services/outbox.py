@@ -267,19 +267,20 @@ _relaying = threading.local()
 
 
 def publish_pending(engine: Engine, redeliver_after: float = REDELIVER_AFTER,
-                    limit: int = 500) -> int:
+                    limit: int = 500, now=None) -> int:
     """The relay: send again every row not consumed ``redeliver_after`` seconds after it was
     written or last sent, and every row whose last send failed; return how many were sent.
 
     Rows are marked sent (``published_at``, ``attempts``) after their send, in one transaction
     per batch. A task run inline (Celery's eager mode) that relays in turn does not start a
-    second, nested relay in the same thread.
+    second, nested relay in the same thread. ``now``: the clock (tests; the time now when
+    None).
     """
     if getattr(_relaying, "active", False):
         return 0
     _relaying.active = True
     try:
-        return _relay(engine, redeliver_after, limit)
+        return _relay(engine, redeliver_after, limit, now)
     finally:
         _relaying.active = False
 
@@ -296,13 +297,13 @@ def _due(redeliver_after: float, now=None):
                   func.coalesce(OutboxMessage.published_at, OutboxMessage.created_at) <= cutoff))
 
 
-def _relay(engine: Engine, redeliver_after: float, limit: int) -> int:
+def _relay(engine: Engine, redeliver_after: float, limit: int, now=None) -> int:
     sent_total, last_id = 0, 0
     while sent_total < limit:
         with Session(engine) as session:
             db.reading(session)
             rows = [Written.of(r) for r in session.exec(
-                select(OutboxMessage).where(_due(redeliver_after), OutboxMessage.id > last_id)
+                select(OutboxMessage).where(_due(redeliver_after, now), OutboxMessage.id > last_id)
                 .order_by(OutboxMessage.id).limit(min(500, limit - sent_total))).all()]
         if not rows:
             break

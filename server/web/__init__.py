@@ -38,5 +38,7 @@ def init_app(app: Flask) -> None:
     from server.web import rematch, ratings
     app.register_blueprint(rematch.bp)   # issue 27 item 6: rematches
     app.register_blueprint(ratings.bp)   # issue 27 item 6: the ladder and players' pages
+    from server.web import presence
+    app.register_blueprint(presence.bp)  # issue 46 item 5: no mail while you watch
     from server.web import live
     app.register_blueprint(live.bp)  # the game page's live news (server-sent events)

@@ -9,7 +9,7 @@ from functools import lru_cache, partial, wraps
 from pathlib import Path
 
 from babel.numbers import format_decimal
-from flask import make_response, redirect
+from flask import current_app, make_response, redirect
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Environment, StrictUndefined, pass_context, select_autoescape
@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from server import i18n
 from server.i18n import times
 from server.security_headers import csp_nonce
+from server.services import presence
 from server.games.templates import GameTemplates
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "web"
@@ -35,6 +36,9 @@ def environment(locale: str) -> Environment:
     env.filters["calendar_day"] = partial(times.calendar_day, locale=locale)
     env.filters["number"] = partial(format_decimal, locale=i18n.supported(locale))
     env.globals["csp_nonce"] = csp_nonce  # every inline <script> carries it (security_headers)
+    # Issue 46, item 5: the game page states how long a watched decision's mail waits.
+    env.globals["presence_minutes"] = lambda: presence.minutes(current_app.config)
+    env.globals["presence_beat_ms"] = presence.BEAT_SECONDS * 1000
     return env
 
 

@@ -30,6 +30,7 @@ TABLES |= {"gamenote"}  # issue 28: a game's notes out of its state
 TABLES |= {"rematchoffer", "rating", "ratedgame"}  # issue 27 item 6: rematches and ratings
 TABLES |= {"gamechat", "chatmessage", "chatread", "chatmute", "chatreport"}  # issue 27: chat
 TABLES |= {"ratelimithit"}  # issue 45, L13: the rate limits' default store
+TABLES |= {"pagepresence"}  # issue 46, item 5: no mail while you watch
 
 
 def test_migration_creates_every_table(db_engine):
