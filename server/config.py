@@ -68,6 +68,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         "RESOLVE_SWEEP_SECONDS": float(_get(env, "RESOLVE_SWEEP_SECONDS", "30")),
         # How often beat looks for reminders and deadlines due (server/services/deadlines.py).
         "DEADLINE_SWEEP_SECONDS": float(_get(env, "DEADLINE_SWEEP_SECONDS", "60")),
+        # Issue 46 (services/absences.py): an active game nobody has played for this many days
+        # ends unrated as abandoned (0: never); beat looks every SILENT_SWEEP_SECONDS.
+        "SILENT_GAME_DAYS": int(_get(env, "SILENT_GAME_DAYS", "30")),
+        "SILENT_SWEEP_SECONDS": float(_get(env, "SILENT_SWEEP_SECONDS", "3600")),
         # The daily digest (users whose mail preference is "digest"): from this hour (UTC),
         # looked for by beat every DIGEST_SWEEP_SECONDS.
         "DIGEST_HOUR": int(_get(env, "DIGEST_HOUR", "7")),

@@ -110,6 +110,10 @@ class Game(SQLModel, table=True):
     # and its creator's rights (invite, start) passed to ``created_by``, the earliest of the
     # players who had joined (services/account_deletion.py); the open game's page says so.
     creator_left_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+    # Issue 46 (services/absences.py): a seat whose player misses this many deadlines in a row
+    # is "silent" and the other players may claim the win, end the game, hand the seat to a
+    # bot or invite a replacement; 0: never.
+    absent_after_missed: int = Field(default=2, sa_column_kwargs={"server_default": "2"})
 
 
 class Seat(SQLModel, table=True):
@@ -134,6 +138,9 @@ class Seat(SQLModel, table=True):
     reached_at: Optional[datetime] = Field(default=None, sa_type=TZ)
     reached_by: Optional[str] = Field(default=None, max_length=20)
     waited_step: Optional[int] = None
+    # Issue 46: the deadlines in a row the seat's player let pass (a default played for them);
+    # an order of their own sets it back to 0 (services/absences.py).
+    missed_in_a_row: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class StandingOrder(SQLModel, table=True):
@@ -619,6 +626,34 @@ class ChatReport(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
     resolved_at: Optional[datetime] = Field(default=None, sa_type=TZ)
     resolution: Optional[str] = Field(default=None, max_length=500)
+
+
+class SeatAbsence(SQLModel, table=True):
+    """Issue 46 (services/absences.py): a seat whose player left the game (``reason`` "left":
+    the account was deleted) or went silent ("silent": ``Game.absent_after_missed`` deadlines
+    missed in a row), found at ``step``. "open" while the other players may act, then
+    "claimed" (the win, by ``settled_by``), "ended" (unrated), "replaced" (a new player took
+    the seat), "returned" (the silent player gave an order again) or "abandoned" (the game
+    ended as silent: nobody acted). ``bot``: the level of the bot playing the seat meanwhile
+    (a 3-4 seat game hands it at once; a player may choose it); ``wants_end``: the seats that
+    asked to end the game unrated (all the present players must, with 3-4 seats);
+    ``invite_token_hash``/``invite_email``: the replacement invited (sha256 of its code)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str = Field(max_length=50)
+    reason: str = Field(max_length=20)
+    step: int
+    status: str = Field(default="open", max_length=20)
+    since: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    bot: Optional[str] = Field(default=None, max_length=20)
+    bot_by: Optional[str] = Field(default=None, max_length=50)
+    wants_end: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    invite_token_hash: Optional[str] = Field(default=None, max_length=64)
+    invite_email: Optional[str] = Field(default=None, max_length=320)
+    invited_by: Optional[str] = Field(default=None, max_length=50)
+    settled_by: Optional[str] = Field(default=None, max_length=50)
+    settled_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
 # Issue 46, item 5: pages open and live (its own module; registered with the others here).

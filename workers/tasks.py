@@ -22,7 +22,7 @@ from server import db
 from server.models import OutboxMessage, TaskFailure, utcnow
 from server.mail import delivery, replies, smtp, webhook_queue
 from server.mail.recipients import MailSettings
-from server.services import bots, deadlines, digests, games, outbox, ratings
+from server.services import absences, bots, deadlines, digests, games, outbox, ratings
 from workers.app_context import FlaskTask, flask_app
 from workers.celery_app import celery
 
@@ -199,6 +199,14 @@ def sweep_deadlines() -> int:
         except TRANSIENT_DB_ERRORS:
             log.exception("deadline of game %s: will be tried at the next sweep", game_id)
     return len(due)
+
+
+@celery.task(base=FlaskTask, name="whistlestop.sweep_silent_games", ignore_result=True)
+def sweep_silent_games() -> int:
+    """End, unrated, the games nobody has played for SILENT_GAME_DAYS (issue 46; run by beat
+    every SILENT_SWEEP_SECONDS); returns how many it ended."""
+    return len(absences.sweep(db.get_engine(), utcnow(),
+                              days=int(current_app.config["SILENT_GAME_DAYS"])))
 
 
 @celery.task(base=FlaskTask, name="whistlestop.write_digests", ignore_result=True)

@@ -76,7 +76,8 @@ def game_body(session: Session, game: Game, user: User | None, *, view: bool = T
         "your_move": seen.your_move,
         "timing": {"decision_hours": game.decision_hours,
                    "reminder_hours": list(game.reminder_hours or []),
-                   "on_deadline": game.on_deadline},
+                   "on_deadline": game.on_deadline,
+                   "absent_after_missed": game.absent_after_missed},
         "deadline_at": game.deadline_at if game.status == "active" else None,
         "held_until": seen.held_until,
     }

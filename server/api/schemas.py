@@ -208,6 +208,11 @@ class TimingSchema(ma.Schema):
                                 metadata={"description": "default: the seat's filed default "
                                           "order, else the safe default; forfeit: the seat "
                                           "loses"})
+    absent_after_missed = fields.Integer(
+        strict=True, validate=validate.Range(min=0, max=10),
+        metadata={"description": "Default 2: after this many deadlines missed in a row a seat "
+                  "is absent, and the other players may claim the win, end the game unrated, "
+                  "hand the seat to a bot or invite a replacement (0: never)"})
 
 
 class NewGameSchema(ma.Schema):
@@ -274,7 +279,7 @@ class GameSummarySchema(ma.Schema):
     your_seat = fields.String(allow_none=True)
     your_move = fields.Boolean()
     timing = fields.Dict(metadata={"description": "decision_hours, reminder_hours, "
-                                                  "on_deadline"})
+                                                  "on_deadline, absent_after_missed"})
     deadline_at = UTCDateTime(allow_none=True, metadata={
         "description": "When the current decision's time runs out (null: no time limit)"})
     held_until = UTCDateTime(allow_none=True, metadata={

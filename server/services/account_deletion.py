@@ -1,13 +1,14 @@
 """Deleting an account at its owner's request, confirmed by typing its address again.
 
 Refused (``AccountInUse``, listing them) while the account holds seats in unfinished games,
-unless its owner asks explicitly to hand them over (``hand_over``). Then each seat is left to
-the rules of its game's deadline, the simplest faithful way: the seat is released (nobody holds
-it), and a seat nobody holds is always "reached" (server/services/reach.py), so at each of its
+unless its owner asks explicitly to hand them over (``hand_over``). Then each seat of a game in
+play is released (nobody holds it) and found absent (issue 46, services/absences.py): every
+other player is told and may claim the win (two seats), end the game unrated, hand the seat to
+a bot or invite a replacement; with three or four seats a bot takes it at once. Until they
+choose, a seat nobody holds is always "reached" (server/services/reach.py), so at each of its
 deadlines the deadline sweep plays its filed default order, else the safe default, or forfeits
-it when the game was created so (server/services/deadlines.py). A game with no deadline
-(``decision_hours`` 0) would wait for that seat for ever: there the seat resigns. A seat of an
-open game is freed for somebody else. An open game the account created (only its creator
+it when the game was created so (server/services/deadlines.py). A seat of an open game is
+freed for somebody else. An open game the account created (only its creator
 invites and starts it) passes to the player who joined it first, who then invites to the freed
 seat and starts it (the game's page says so: no mail tells of such news); one nobody else has
 joined is withdrawn (``lobby.withdraw``): nobody could ever start it.
@@ -38,7 +39,7 @@ from sqlmodel import Session, select
 from server.models import (AccountDeletion, ApiToken, CalendarFeed, Digest, Game,
                            IdempotencyKey, MailSent, OutboxMessage, Seat, SeatNote, Spectator,
                            User, Webhook, WebhookSent, utcnow)
-from server.services import lobby, users
+from server.services import absences, lobby, users
 
 DELETED_DOMAIN = "deleted.invalid"
 
@@ -95,11 +96,8 @@ def delete_account(session: Session, user_id: int, typed: str, *,
     seats = unfinished_seats(session, user_id)
     if seats and not hand_over:
         raise AccountInUse(seats)
-    to_resign = []
     for held in seats:
         game = session.get(Game, held["game_id"])
-        if game.status == "active" and not game.decision_hours:
-            to_resign.append(held)   # no deadline to play it by: it resigns, below
         session.execute(update(Seat).where(Seat.game_id == held["game_id"],
                                            Seat.seat == held["seat"],
                                            Seat.user_id == user_id)
@@ -110,16 +108,13 @@ def delete_account(session: Session, user_id: int, typed: str, *,
                                            Seat.seat == held["seat"],
                                            Seat.user_id == user_id)
                         .values(user_id=None, invite_email=None))
+        if game.status == "active":
+            absences.left(session, game.id, held["seat"])   # the others are told and choose
     _leave_open_games(session, user_id)
     _erase(session, user)
     session.add(AccountDeletion(user_id=user_id, deleted_at=utcnow(),
                                 handed_over=[[s["game_id"], s["seat"]] for s in seats]))
     session.commit()
-    for held in to_resign:
-        try:
-            lobby.resign(session, held["game_id"], held["seat"])
-        except lobby.LobbyError:
-            pass   # the game ended meanwhile
     return seats
 
 

@@ -50,8 +50,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from server.models import AutoOrder, Game, OutboxMessage, Seat, aware, utcnow
-from server.services import (clock, extensions, games, lobby, pauses, quiet_hours, reach,
-                             standing)
+from server.services import (absences, clock, extensions, games, lobby, pauses, quiet_hours,
+                             reach, standing)
 from server.services.games import StaleStep
 
 # A deadline's default goes on through what the seat started, but a new play is a new decision.
@@ -207,6 +207,7 @@ def _default(engine: Engine, game_id: int, step: int, seat: str, now: datetime) 
             session.add(OutboxMessage(kind="deadline_passed", payload={
                 "game_id": game_id, "seat": seat, "step": step,
                 "actions": list(result.applied), "source": source, "rule": source}))
+            absences.missed(session, game, seat, now)  # a player gone silent (issue 46)
 
         try:
             games.submit_order(session, game_id, seat, step, [action],

@@ -25,7 +25,8 @@ from datetime import datetime, timedelta
 from server import db
 from server.models import Game, LogEntry, Order, OutboxMessage, Seat, utcnow
 from server.raw_sql import Raw
-from server.services import game_history, holds, live, outbox, quiet_hours, ratings, reach
+from server.services import (absences, game_history, holds, live, outbox, quiet_hours, ratings,
+                             reach)
 from server.services.standing import Standing
 
 
@@ -466,6 +467,8 @@ def _submit(session, game_id, seat, step, actions, before_commit=None,
                        standing.automatic_since(old_len)) if by_player else None
     _insert_order(session, game.id, step, seat, result.applied, "applied", now)
     standing.record(step)
+    if by_player:   # an order of the player's own: no deadline missed, no absence (issue 46)
+        absences.acted(session, game, seat)
     if by_player and seat in state.active():
         # Only a seat asked again at the step its order leads to is waited for there
         # (reach.waiting looks at the deciding seats): a reach at a step where the seat
@@ -515,6 +518,7 @@ def _seal(session, game, state, seat, actions, before_commit=None,
     if by_player:
         reach.record(db.connection(session), game.id, seat, game.step, "order",
                      order.updated_at)
+        absences.acted(session, game, seat)
     committed = pending_seats(session, game.id, game.step)
     all_committed = set(state.active()) <= committed
     if all_committed and not resealed:

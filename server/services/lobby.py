@@ -42,7 +42,9 @@ def seats_of(game_type: str, options: dict | None) -> tuple[str, ...]:
 
 # Time limits (server/services/deadlines.py): hours per decision (0: none), reminders (hours
 # before the deadline), and what a missed deadline does.
-TIMING_DEFAULTS = {"decision_hours": 72, "reminder_hours": [24], "on_deadline": "default"}
+TIMING_DEFAULTS = {"decision_hours": 72, "reminder_hours": [24], "on_deadline": "default",
+                   "absent_after_missed": 2}   # issue 46: services/absences.py
+MAX_ABSENT_AFTER = 10
 MAX_DECISION_HOURS = 24 * 60
 MAX_REMINDERS = 5
 
@@ -73,6 +75,14 @@ def check_timing(timing: dict | None) -> dict:
         raise LobbyError("invalid", N_("on_deadline is \"default\" (the seat's filed default "
                                          "order, else the safe default) or \"forfeit\" (the "
                                          "seat loses)."))
+    missed = timing["absent_after_missed"]
+    if (not isinstance(missed, int) or isinstance(missed, bool)
+            or not 0 <= missed <= MAX_ABSENT_AFTER):
+        raise LobbyError("invalid", N_("absent_after_missed is how many deadlines in a row a "
+                                       "player may miss before the others may claim the win, "
+                                       "end the game, hand the seat to a bot or invite a "
+                                       "replacement: a whole number from 1 to %(most)s, or 0 "
+                                       "for never."), most=MAX_ABSENT_AFTER)
     return {**timing, "reminder_hours": sorted(set(reminders), reverse=True)}
 
 
@@ -403,7 +413,7 @@ def start_game(session: Session, game_id: int, user: User) -> Game:
 # tests/server/api/test_creator_leaves.py checks that every table pointing at a game is here.
 _GAME_ROWS = ("StandingOrder", "AutoOrder", "Spectator", "LogEntry", "GameNote", "Order",
               "SeatNote", "GamePause", "Extension", "Retractable", "RatedGame", "ChatReport",
-              "ChatRead", "ChatMessage", "GameChat", "RematchOffer", "Seat")
+              "ChatRead", "ChatMessage", "GameChat", "RematchOffer", "SeatAbsence", "Seat")
 
 
 def withdraw(session: Session, game_id: int) -> None:

@@ -23,6 +23,9 @@ What is rated (issue 45: ratings that cannot be farmed by a second account):
   not a default the server filed for them at a deadline, nor a move taken back). A game
   resigned or forfeited before that, or one a seat left to its deadlines, rates nobody
   (its RatedGame row is written, with no changes);
+- only a game no seat of which changed hands (issue 46, services/absences.py): a seat handed to
+  a bot or to a replacement player, or a game ended unrated (an absent player's, or nobody
+  played it), rates nobody; a win claimed over an absent player is rated as a forfeit;
 - repeated pairings count less: the k-th rated game within PAIRING_WINDOW between the same
   two accounts moves each of their ratings by 1/k of OpenSkill's update (mu and sigma alike;
   a player's weight is that of the pairing they repeated most in the game; bots are not
@@ -39,7 +42,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from server.models import AutoOrder, Game, Order, RatedGame, Rating, Seat, User, utcnow
+from server.models import (AutoOrder, Game, Order, RatedGame, Rating, Seat, SeatAbsence, User,
+                           utcnow)
 from server.services import outbox
 
 MODEL = PlackettLuce()
@@ -124,7 +128,8 @@ def _rate(session: Session, game_id: int, message_id: int | None) -> bool:
         player = player_of(game, seat)
         if player is not None:
             entries.append((seat.seat, info.role_of(game.options, seat.seat), player))
-    if len(entries) < 2 or not game.public or not _played(session, game_id, entries):
+    if (len(entries) < 2 or not game.public or _unrated(session, game)
+            or not _played(session, game_id, entries)):
         # Nothing to compare, or not to rate: rated as nobody's, and the asking row consumed.
         outbox.mark_delivered(session, message_id)
         session.commit()
@@ -171,6 +176,16 @@ def _rate(session: Session, game_id: int, message_id: int | None) -> bool:
     outbox.mark_delivered(session, message_id)
     session.commit()
     return True
+
+
+def _unrated(session: Session, game: Game) -> bool:
+    """Whether a seat changed hands or the game was ended unrated (services/absences.py)."""
+    if (game.result or {}).get("rated") is False:
+        return True
+    return session.exec(select(SeatAbsence.id).where(
+        SeatAbsence.game_id == game.id,
+        SeatAbsence.bot.is_not(None) | SeatAbsence.status.in_(
+            ("ended", "replaced", "abandoned")))).first() is not None
 
 
 def _played(session: Session, game_id: int, entries: list) -> bool:

@@ -173,7 +173,8 @@ def _make(session, game, rows, row) -> None:
                seed=seed, seed_hash=sha256_hex(seed), public=game.public,
                created_by=row.offered_by, bots=bots,
                bot_delay_seconds=game.bot_delay_seconds, decision_hours=game.decision_hours,
-               reminder_hours=list(game.reminder_hours or []), on_deadline=game.on_deadline)
+               reminder_hours=list(game.reminder_hours or []), on_deadline=game.on_deadline,
+               absent_after_missed=game.absent_after_missed)
     session.add(new)
     session.flush()
     for r in rows:

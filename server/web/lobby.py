@@ -92,7 +92,9 @@ def create():
         timing = {"decision_hours": _hours((form.get("decision_hours") or "72").strip()),
                   "reminder_hours": [_hours(h) for h in (form.get("reminder_hours") or "24")
                                      .replace(",", " ").split()],
-                  "on_deadline": form.get("on_deadline", "default")}
+                  "on_deadline": form.get("on_deadline", "default"),
+                  "absent_after_missed": _hours((form.get("absent_after_missed") or "2")
+                                                .strip())}
     except ValueError:
         return _lobby_error(_("Hours are whole numbers, like 72, and reminders a list like "
                               "24 6."), 422, form)

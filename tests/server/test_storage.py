@@ -27,6 +27,7 @@ TABLES = {"user", "apitoken", "game", "seat", "spectator", "taskfailure", "logen
           "quiethours", "vacation", "gamepause", "extension",
           "retractable"}  # issue 27, retract
 TABLES |= {"gamenote"}  # issue 28: a game's notes out of its state
+TABLES |= {"seatabsence"}  # issue 46: departed and vanished players
 TABLES |= {"rematchoffer", "rating", "ratedgame"}  # issue 27 item 6: rematches and ratings
 TABLES |= {"gamechat", "chatmessage", "chatread", "chatmute", "chatreport"}  # issue 27: chat
 TABLES |= {"ratelimithit"}  # issue 45, L13: the rate limits' default store

@@ -9,7 +9,7 @@ import json
 
 from sqlmodel import select
 
-from server.models import AccountDeletion, AutoOrder, OutboxMessage, ApiToken, Game, Seat, SeatNote, User, aware
+from server.models import AccountDeletion, AutoOrder, OutboxMessage, ApiToken, Game, Seat, SeatAbsence, SeatNote, User, aware
 from server.services import deadlines
 from tests.server.api.helpers import PROBLEM
 
@@ -169,7 +169,7 @@ def test_the_openapi_document_lists_the_endpoints(client):
     assert "Private notes" in json.dumps(spec["tags"])
 
 
-def test_hand_over_without_deadlines_resigns_and_frees_open_seats(client, store, players):
+def test_hand_over_without_deadlines_leaves_the_choice_and_frees_open_seats(client, store, players):
     ann, bob = players["kennedy"], players["nixon"]
     carl = client.signup("carl@example.org", "Carl")
     made = client.post("/games", ann, json={"game_type": "tmotp", "options": {},
@@ -187,9 +187,11 @@ def test_hand_over_without_deadlines_resigns_and_frees_open_seats(client, store,
     assert done.status_code == 200, done.get_json()
     assert {(s["game_id"], s["status"]) for s in done.get_json()["handed_over"]} \
         == {(untimed, "active"), (waiting, "open")}
-    over = store.game(untimed)
-    assert over.status == "finished" and over.result["winner"] == "kennedy"
-    assert over.result["termination"] == "resigned"
+    # issue 46: the game waits for Ann's choice (no deadline would ever play Nixon's seat)
+    assert store.game(untimed).status == "active"
+    with store.session() as s:
+        absent = s.exec(select(SeatAbsence).where(SeatAbsence.game_id == untimed)).one()
+        assert (absent.seat, absent.reason, absent.status) == ("nixon", "left", "open")
     seats = {s["seat"]: s for s in client.get(f"/games/{waiting}", carl).get_json()["seats"]}
     assert seats["nixon"]["joined"] is False and seats["nixon"]["player"] is None
     assert seats["nixon"]["invited"] is False   # the address is erased from the invitation

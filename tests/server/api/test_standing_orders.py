@@ -55,7 +55,8 @@ def test_a_game_is_opened_with_its_time_limits(client, players):
         "timing": {"decision_hours": 48, "reminder_hours": [6, 24], "on_deadline": "forfeit"}})
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["game"]["timing"] == {"decision_hours": 48, "reminder_hours": [24, 6],
-                                              "on_deadline": "forfeit"}
+                                              "on_deadline": "forfeit",
+                                              "absent_after_missed": 2}
     assert r.get_json()["game"]["deadline_at"] is None  # not started yet
     r = client.post("/games", players["kennedy"], json={
         "game_type": "tmotp", "seats": {"kennedy": players["kennedy"].email, "nixon": None},
