@@ -20,6 +20,7 @@ from server.catalogue import N_
 from server.games import presenter
 from server.i18n import game_text, times
 from server.i18n import gettext, supported
+from server.mail import reply_commands
 from server.mail.kinds import INFORMATIONAL
 
 # Which statuses of an order by reply were taken (order_received); any other status is a
@@ -208,8 +209,9 @@ def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, playe
 def step_resolved(game_id: int, seat: str, step: int, view: dict, player_name: str,
                   locale: str, links: Links, notes_seen: int = 0,
                   auto_orders: Iterable[dict] = (), preferences_url: str | None = None) -> dict:
-    """The simultaneous step ``step`` was resolved (the sealed choices revealed) and the seat is
-    not asked anything now: what changed since its last mail, and the game."""
+    """The simultaneous step ``step`` was resolved (its sealed choices resolved: shown only
+    where the rules show them, as Debate cards; 1960's Campaign Strategy cards stay face down)
+    and the seat is not asked anything now: what changed since its last mail, and the game."""
     return {**_common(game_id, seat, player_name, locale, links, preferences_url, view["game"]),
             "step": step, "summary": summary(view, seat, notes_seen, locale),
             "auto_orders": described(auto_orders, locale, view["game"])}
@@ -344,10 +346,14 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
             "take_back": (times.short(take_back, locale, time_zone, now)
                           if take_back is not None else None),
             "offer_only": offer_only,
-            "unread": list(answer.get("unread") or []),  # lines after TAKE BACK
+            # lines after TAKE BACK, or the writer's words after a reply's commands
+            "unread": list(answer.get("unread") or []),
             "legal": legal,
             "standing": list(answer.get("standing") or []),
             "ignored": list(answer.get("ignored") or []),  # a sealed step's lines not read
+            # a first line that is no order: the commands a reply may carry instead (issue 46)
+            "commands": (reply_commands.commands(locale)
+                         if answer["status"] in ("malformed", "empty") else []),
             "time_zone_set": {"name": zone_set, "now": times.moment(
                 datetime.now(timezone.utc), locale, zone_set)} if zone_set else None,
             "answered_step": answer.get("answered_step"),

@@ -23,7 +23,8 @@ INFORMATIONAL = {
     "invitation": N_("you are invited to a game"),
     "seat_joined": N_("a player takes a seat in a game you host"),
     "game_started": N_("a game starts"),
-    "step_resolved": N_("choices are revealed while nothing is asked of you"),
+    "step_resolved": N_("a step of choices made at the same time is resolved while nothing "
+                        "is asked of you"),
     "order_received": N_("an order you sent by mail is played or sealed"),
     "game_over": N_("a game is over"),
     "rematch": N_("a rematch is offered, answered or made"),

@@ -32,6 +32,7 @@ applied and not answered; the seat's player gets a short notice (once a day at m
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -57,6 +58,10 @@ log = logging.getLogger("whistlestop.replies")
 MAX_RAW = 1024 * 1024  # bytes kept of one inbound mail; the reader looks at far less
 MAX_LINES = 20  # lines of one reply taken as actions (an order is short)
 FOREIGN_NOTICE_HOURS = 24  # a seat's player is told of orders from elsewhere once this often
+# A line shaped as the notation is (``_writers_words``): "fly-to-the-moon" is a mistyped
+# order, "Sorry Bob, let's keep it moving." the writer's words.
+_NOTATION_SHAPED = re.compile(r"[A-Za-z0-9_\- ]+")
+NOTATION_WORDS = 4
 
 
 class AlreadyHandled(Exception):
@@ -245,6 +250,12 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
     # Issue 27: "TAKE BACK" takes the seat's last move back, as the page's button does.
     if lines and retract_reply.is_line(lines[0]):
         return _take_back(engine, inbound_id, message_id, answer, reply, seat, current, held)
+    # Issue 27: a reply of "pause", "pause yes", "extend no"... asks for, answers or ends a
+    # pause or an extension (server/mail/schedule_reply.py); issue 46, item 3: when its first
+    # line is one, that is done alone and the lines after it (a sentence to the other player,
+    # a sign-off, even an order) are not read - the pause or extension mail tells what was done.
+    if lines and schedule_reply.is_line(lines[0]):
+        return _schedule(engine, inbound_id, message_id, answer, seat, lines[0], current)
     # A "timezone Asia/Tokyo" line sets the player's zone (server/mail/reply_settings.py):
     # changed with the order, in its transaction, or alone; a zone not taken refuses it all.
     setting_lines, lines = reply_settings.split(lines)
@@ -254,14 +265,16 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
         _refusal(engine, inbound_id, message_id, answer,
                  play.Outcome("malformed", current, reason=exc.reason), seat)
         return "order"
-    # Issue 27: a reply of "pause", "pause yes", "extend no"... lines only asks for, answers
-    # or ends a pause or an extension (server/mail/schedule_reply.py).
-    if lines and all(schedule_reply.is_line(line) for line in lines):
-        return _schedule(engine, inbound_id, message_id, answer, seat, lines[0], current)
     # Standing orders may come in the same reply ("standing trigger helps_me"): filed with
     # the order, in its transaction, or alone.
     policy_lines = [line for line in lines if standing.is_reply_line(line)]
     lines = [line for line in lines if not standing.is_reply_line(line)]
+    # Issue 46, item 3: a reply led by setting or standing-order lines, whose next line is the
+    # writer's words (a sentence, not an order however mistyped), carries no order: its other
+    # lines are not read, and the answer quotes them so.
+    if lines and (setting_lines or policy_lines) and _is_command(answer["lines"][0]) \
+            and _writers_words(state, lines[0]):
+        answer["unread"], lines = lines, []
     try:
         policies = standing.from_reply(policy_lines)
         for kind, value in policies.items():
@@ -402,10 +415,29 @@ def _schedule(engine, inbound_id, message_id, answer: dict, seat: Seat, line: st
 
 
 def _names_a_verb(state, line: str) -> bool:
-    """Whether a lone capitalised word closing a reply ("Pass", "Done") names one of the game's
-    actions (then it is an order, capitalised by a phone), not the writer."""
-    verbs = state._known_verbs() if state is not None else {}  # the protocol's notation table
-    return line.split()[0].lower() in verbs
+    """Whether a line starts with a verb a seat may order with ("Pass", "play 5 campaign"):
+    a lone capitalised word closing a reply is then an order, capitalised by a phone, not the
+    writer; a line after a reply's commands is then an order, not the writer's words."""
+    verbs = state.order_verbs() if state is not None else []  # the protocol's notation
+    words = line.split()
+    return bool(words) and words[0].lower() in verbs
+
+
+def _writers_words(state, line: str) -> bool:
+    """Whether a line is the writer's words rather than an order, even a mistyped one: it
+    starts with no verb of the game and is not shaped as the notation is (a few words of
+    ASCII letters, digits, hyphens and underscores): it holds a comma, an apostrophe, a full
+    stop, a letter of another script, or more than NOTATION_WORDS words."""
+    if _names_a_verb(state, line):
+        return False
+    return not _NOTATION_SHAPED.fullmatch(line) or len(line.split()) > NOTATION_WORDS
+
+
+def _is_command(line: str) -> bool:
+    """Whether a reply's line is a command rather than an order: a setting (timezone), a
+    standing order, a pause or extension line, or TAKE BACK."""
+    return (reply_settings.is_line(line) or standing.is_reply_line(line)
+            or schedule_reply.is_line(line) or retract_reply.is_line(line))
 
 
 def _sealed_step(state, seat: str) -> bool:

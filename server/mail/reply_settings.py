@@ -1,6 +1,8 @@
 """Account settings a reply may carry beside its orders: ``timezone Asia/Tokyo`` (also ``time
-zone ...``, ``time-zone ...``; any case, NFKC-normalised, so full-width letters count) sets the
-zone every time of the player's mails and pages is shown in (services/time_zones.py).
+zone ...``, ``time-zone ...``, and the word in any of the server's languages: ``タイムゾーン
+Asia/Tokyo``, ``zona horaria Europe/Madrid``; any case, NFKC-normalised, so full-width letters
+count) sets the zone every time of the player's mails and pages is shown in
+(services/time_zones.py).
 
 Like standing-order lines (services/standing.py), such lines are taken out of the reply before
 its orders are read (server/mail/replies.py), changed in the order's own transaction and told
@@ -11,14 +13,32 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from engine.core.messages import Message
 from sqlmodel import Session
 
+from server.catalogue import N_
+from server.i18n import LOCALES, gettext
 from server.models import User
 from server.services import time_zones
 
-LINE = re.compile(r"time[\s_-]*zone\b[\s:=]*(?P<zone>.*)", re.IGNORECASE)
+WORD = N_("timezone")  # the setting's word as the help writes it, in each language
+
+
+@lru_cache(maxsize=1)
+def _line() -> re.Pattern:
+    """The setting line: its word in any language (English "time zone" spelt three ways), then
+    the zone. A word in Latin letters ends at a word boundary; a Japanese one may run on."""
+    words = {"time zone"} | {gettext(WORD, locale) for locale in LOCALES}
+    spelt = []
+    for word in sorted(words, key=len, reverse=True):
+        word = unicodedata.normalize("NFKC", word)
+        pattern = r"[\s_-]*".join(re.escape(part) for part in word.split())
+        if word.lower() == "timezone":
+            pattern = r"time[\s_-]*zone"
+        spelt.append(pattern + (r"\b" if word[-1].isascii() else ""))
+    return re.compile(r"(?:" + "|".join(spelt) + r")[\s:=]*(?P<zone>.*)", re.IGNORECASE)
 
 
 class Refused(ValueError):
@@ -30,7 +50,7 @@ class Refused(ValueError):
 
 
 def _match(line: str) -> re.Match | None:
-    return LINE.fullmatch(unicodedata.normalize("NFKC", line).strip())
+    return _line().fullmatch(unicodedata.normalize("NFKC", line).strip())
 
 
 def is_line(line: str) -> bool:
