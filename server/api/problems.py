@@ -40,7 +40,8 @@ TYPES: dict[str, tuple[int, str, str]] = {
                         "still at the step it led to, within your hold and before the next "
                         "player has seen it, and only if it drew nothing and showed you "
                         "nothing hidden; code says which of these failed (nothing, sealed, "
-                        "chance, hidden, other_seat, not_handed_over, no_hold, seen, "
+                        "chance, hidden, other_seat, not_handed_over, no_hold, deadline, "
+                        "bot_next, seen, "
                         "hold_over, game_over)."),
     "held-move": (409, "Another player's move may still be taken back",
                   "Nothing was changed: another player's last move may still be taken back "

@@ -79,7 +79,8 @@ class ProblemSchema(ma.Schema):
     decision = fields.Dict()
     code = fields.String(metadata={"description": (
         "retract-refused: why the move cannot be taken back (nothing, sealed, chance, hidden, "
-        "other_seat, not_handed_over, no_hold, seen, hold_over, game_over)")})
+        "other_seat, not_handed_over, no_hold, deadline, bot_next, seen, hold_over, "
+        "game_over)")})
 
 
 class ProblemTypeSchema(ma.Schema):

@@ -45,7 +45,8 @@ from server.services import game_history, games, holds, reach
 
 class RetractRefused(Exception):
     """A retraction refused, nothing changed. ``code``: not_yours, nothing, sealed, chance,
-    hidden, other_seat, not_handed_over, seen, hold_over, moved_on, game_over; ``reason``
+    hidden, other_seat, not_handed_over, no_hold, deadline, bot_next, seen, hold_over,
+    moved_on, game_over; ``reason``
     its English text (``template`` % ``values``; the pages translate the template)."""
 
     def __init__(self, code: str, template: str, **values):
@@ -67,6 +68,10 @@ REASONS = {
                           "decision to the next player can be."),
     "no_hold": N_("This move cannot be taken back: your moves are not held (your settings "
                   "say 0 seconds)."),
+    "deadline": N_("This move cannot be taken back: it was played for you when your deadline "
+                   "passed."),
+    "bot_next": N_("This move cannot be taken back: the next seat is a bot's, and a bot is "
+                   "not kept waiting."),
     "seen": N_("This move is final: the next player has already seen it."),
     "hold_over": N_("This move is final: the time to take it back is over."),
     "moved_on": N_("This move is final: the game has moved on."),
@@ -176,8 +181,15 @@ def _why_not(session: Session, game, seat: str) -> RetractRefused:
     if start is None:
         return refused("nothing")
     segment = log[start:]
-    code = engine.why_final(games._load(game), seat, segment,
+    state = games._load(game)
+    code = engine.why_final(state, seat, segment,
                             _automatic(session, game, log[:start], segment))
+    if code is None and session.exec(select(AutoOrder.id).where(
+            AutoOrder.game_id == game.id, AutoOrder.seat == seat,
+            AutoOrder.step == game.step - 1)).first() is not None:
+        code = "deadline"    # the deadline sweep played it (issue 46: say so, not "0 seconds")
+    if code is None and state.active() and state.active()[0] in (game.bots or {}):
+        code = "bot_next"
     return refused(code or "no_hold")
 
 
