@@ -300,16 +300,21 @@ def _finish(session: Session, game: Game, absence: SeatAbsence, how: str, by: st
     or abandoned: nobody wins, unrated)."""
     state = game_engine.from_dict(game.state)
     gone = "left" if absence.reason == "left" else "silent"
+    if how == "claimed" and gone == "left":
+        reason = state.msg("{seat} left the game; {seat_winner} claimed the win.",
+                           seat=absence.seat, seat_winner=winner)
+    elif how == "claimed":
+        reason = state.msg("{seat} stopped answering; {seat_winner} claimed the win.",
+                           seat=absence.seat, seat_winner=winner)
+    elif gone == "left":
+        reason = state.msg("The game was ended unrated: {seat} left it.", seat=absence.seat)
+    else:
+        reason = state.msg("The game was ended unrated: {seat} stopped answering.",
+                           seat=absence.seat)
     if how == "claimed":
-        reason = state.msg("{seat} left the game; {winner} claimed the win." if gone == "left"
-                           else "{seat} stopped answering; {winner} claimed the win.",
-                           seat=absence.seat, winner=winner)
         result = {"winner": winner, "termination": game_engine.Termination.FORFEITED.value,
                   "forfeited": absence.seat}
     else:
-        reason = state.msg("The game was ended unrated: {seat} left it." if gone == "left"
-                           else "The game was ended unrated: {seat} stopped answering.",
-                           seat=absence.seat)
         result = {"winner": None, "termination": game_engine.Termination.ABANDONED.value}
     result.update(reason=str(reason), reason_message=reason.data(), scores={},
                   rated=how == "claimed")
