@@ -98,7 +98,7 @@ def test_a_resolution_tells_the_seats_not_asked(db_engine, session, smtp_catcher
     mails = deliver(session, db_engine, smtp_catcher, row)
     assert [m["To"] for m in mails] == [address["p1"]]
     body = text(mails[0])
-    assert "the choices the candidates made at the same time at step" in body
+    assert "the candidates made their choices of step" in body and "revealed" not in body
     assert "Candidate 1 (you): Full Party Backing (13) · face down: Billboards (2)" in body
     assert "Candidate 2: TV Debates (5)" in body
     with Session(db_engine) as s:
