@@ -21,6 +21,7 @@ from server import __version__
 from server.api import (auth, chat, games, orders, problems, rematch, schedule, schemas,
                         standing_orders, users)
 from server.api import notes, your_data
+from server.api import absences
 from server.problem_json import MEDIA_TYPE
 from server.services.games import GameNotFound, StaleStep
 from server.services.lobby import LobbyError
@@ -107,7 +108,7 @@ def _not_found(_exc: GameNotFound):
 
 
 BLUEPRINTS = (users.blp, games.blp, orders.blp, standing_orders.blp, notes.blp, your_data.blp,
-              schedule.blp, rematch.blp, chat.blp, docs)
+              schedule.blp, rematch.blp, chat.blp, absences.blp, docs)
 for _blp in BLUEPRINTS:  # once, at import: a blueprint is set up before its first registration
     _blp.register_error_handler(problems.Problem, lambda exc: exc.response())
     _blp.register_error_handler(LobbyError, _lobby)

@@ -48,6 +48,11 @@ TYPES: dict[str, tuple[int, str, str]] = {
                   "(held_until says until when), so the game is still at the step before it "
                   "for you and no order of yours is taken. You will be told when the move is "
                   "final; POST /api/v1/games/{id}/show-move shows it now (it is then final)."),
+    "absence-refused": (409, "Choice about an absent seat refused",
+                        "Nothing was changed: the choice about an absent seat (issue 46) is "
+                        "not one you may make now. detail says why, allowed what you may "
+                        "choose instead; 400 names no choice there is, 410 the seat was "
+                        "settled already (settled: how)."),
     "idempotency-key-in-progress": (409, "Request still being processed",
                                     "A request with this Idempotency-Key is still being "
                                     "processed; retry in a moment to get its answer."),

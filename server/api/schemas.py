@@ -81,6 +81,10 @@ class ProblemSchema(ma.Schema):
         "retract-refused: why the move cannot be taken back (nothing, sealed, chance, hidden, "
         "other_seat, not_handed_over, no_hold, deadline, bot_next, seen, hold_over, "
         "game_over)")})
+    allowed = fields.List(fields.String(), metadata={
+        "description": "absence-refused: what you may choose about the absent seat instead"})
+    settled = fields.String(metadata={
+        "description": "absence-refused (410): how the absent seat was settled"})
 
 
 class ProblemTypeSchema(ma.Schema):

@@ -76,6 +76,12 @@ NOT_APPLICABLE = {
     # rules; quiet hours are both times or both null (one alone is refused, 422).
     "POST /api/v1/users/me/vacations": ["positive_data_acceptance"],
     "PUT /api/v1/users/me/quiet-hours": ["positive_data_acceptance"],
+    # Issue 46: a choice about an absent seat is the game's state (a seat that is absent, a
+    # choice allowed now: 409, 400 naming the choices), a replacement's code one a player was
+    # given (404 otherwise), and only a player whose seat a bot plays comes back (409).
+    "POST /api/v1/games/{game_id}/absences/{seat}": ["positive_data_acceptance"],
+    "POST /api/v1/games/{game_id}/take-seat": ["positive_data_acceptance"],
+    "POST /api/v1/games/{game_id}/come-back": ["positive_data_acceptance"],
 }
 
 CONFIG = """[checks]
