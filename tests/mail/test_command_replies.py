@@ -24,7 +24,7 @@ from server import db
 from server.i18n import gettext
 from server.mail import chat_address, reply_address
 from server.mail.inbound import read_reply
-from server.models import (ChatMessage, Extension, Game, GamePause, InboundMail, MailSent,
+from server.models import (ChatMessage, Extension, GamePause, InboundMail, MailSent,
                            User)
 from server.services import games as svc
 from tests.mail.inbound import command_corpus
