@@ -12,7 +12,7 @@ import pytest
 from sqlmodel import Session, select
 
 from server import db
-from server.models import (Game, GamePause, OutboxMessage, RatedGame, Seat, SeatAbsence, User,
+from server.models import (AutoOrder, Game, GamePause, OutboxMessage, RatedGame, Seat, SeatAbsence, User,
                            aware, utcnow)
 from server.services import (absences, account_deletion, bots, deadlines, games, lobby, ratings,
                              reach)
@@ -82,7 +82,7 @@ def _advance(engine, gid, silent: set[str], now, *, stop=lambda: False, limit=40
             with Session(engine) as session:
                 games.resolve_step(session, gid, step)
             continue
-        playing = [s for s in owing if s not in silent]
+        playing = [s for s in owing if s not in silent or s in robots]
         if playing:
             seat = playing[0]
             now += timedelta(hours=1)   # past the mover's take-back hold
@@ -372,3 +372,25 @@ def test_a_game_played_lately_or_paused_is_not_ended(db_engine):
         session.commit()
     _advance(db_engine, played, set(), now, stop=lambda: _own_orders(db_engine, played) >= 2)
     assert absences.sweep(db_engine, now + DAY, days=30) == [idle]
+
+
+def test_a_silent_mr_president_player_is_found_absent_and_a_bot_takes_the_seat(db_engine):
+    gid, users = _game(db_engine, "mrpresident", {"players": 3}, ("ann", "bob", "cy"))
+    now = _silent_after(db_engine, gid, "p2", utcnow())
+    absence = _absence(db_engine, gid, "p2")
+    assert (absence.reason, absence.bot is not None) == ("silent", True)
+    assert _game_now(db_engine, gid).bots == {"p2": absence.bot}
+    assert [p["event"] for p in _kinds(db_engine, gid, "absence")] == ["silent", "bot"]
+    # the game goes on without waiting for p2's deadlines: the bot answers
+    before = _game_now(db_engine, gid).step
+    _advance(db_engine, gid, {"p2"}, now, stop=lambda: _game_now(db_engine, gid).step > before + 6)
+    with Session(db_engine) as session:
+        assert not session.exec(select(AutoOrder).where(
+            AutoOrder.game_id == gid, AutoOrder.seat == "p2",
+            AutoOrder.step > before)).all()   # no deadline waited for p2 since
+    # the silent player takes the seat back from the bot
+    with Session(db_engine) as session:
+        bob = session.get(User, users["p2"])
+        assert absences.come_back(session, gid, bob) == "p2"
+    assert _game_now(db_engine, gid).bots == {}
+    assert _absence(db_engine, gid, "p2").status == "returned"
