@@ -15,12 +15,13 @@ from server.api.schemas import StrictBoolean
 from server.api.games import documents
 from server.api.problems import Problem, not_found
 from server.models import Game, RematchOffer, Seat, User
-from server.services import display_names, lobby, rematch, ratings
+from server.services import display_names, lobby, rating_scale, rematch, ratings
 
 blp = Blueprint("rematch", __name__, url_prefix="/api/v1",
                 description="Play a finished game again (rematch), and the ratings per role "
                             "its results make (OpenSkill, Plackett-Luce; the ladder orders by "
-                            "the ordinal, mu - 3 sigma).")
+                            "the ordinal, mu - 3 sigma, and shows it as ``rating``, 24 x the "
+                            "ordinal + 1500: 1500 for a newcomer).")
 
 
 class RematchOfferSchema(ma.Schema):
@@ -53,6 +54,10 @@ class RatingSchema(ma.Schema):
     mu = fields.Float()
     sigma = fields.Float()
     ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what the ladder orders by"})
+    rating = fields.Integer(metadata={"description": (
+        "The rating the pages show: the ordinal on OpenSkill's Elo-like scale, 24 x ordinal + "
+        "1500 (200 points a standard deviation of the prior, openskill's FAQ), rounded and "
+        "never below 0: 1500 for a newcomer")})
     games = fields.Integer()
     wins = fields.Integer()
 
@@ -154,6 +159,7 @@ def rating_rows(session, rows) -> list[dict]:
         out.append({"game_type": row.game_type, "role": row.role, "rank": place[row.role],
                     "player": names[row.player], "user_id": row.user_id, "bot": row.bot,
                     "mu": row.mu, "sigma": row.sigma, "ordinal": row.ordinal,
+                    "rating": rating_scale.shown(row.mu, row.sigma),
                     "games": row.games, "wins": row.wins})
     return out
 

@@ -98,7 +98,12 @@ class ProblemTypeSchema(ma.Schema):
 class UserSchema(ma.Schema):
     id = fields.Integer()
     email = fields.String()
-    display_name = fields.String()
+    display_name = fields.String(metadata={"description": (
+        "The name you chose (empty: none; PATCH /me changes it)")})
+    shown_name = fields.Function(
+        lambda user: display_names.shown(user),
+        metadata={"description": "The name others see: the one you chose, else \"Player "
+                                 "<id>\" (never your address)"})
     locale = fields.String()
     time_zone = fields.String(metadata={"description": (
         "The IANA name of the zone the account's mails and pages show times in, with their "
@@ -114,12 +119,22 @@ class UserSchema(ma.Schema):
                                  "only then does it claim seats reserved for it"})
 
 
+NAME_RULE = (
+    f"1 to {display_names.MAX_LENGTH} letters (any script), digits, spaces and the marks "
+    ". - ' ’ _ ・, with at least one letter or digit: a name, not a sentence, so nothing in it "
+    "can read as a link or an address (no @, no www., a full stop only at the end of a word, "
+    "as in \"J. Smith\"), break a line of a mail or turn the text around it (no invisible or "
+    "direction characters). It is written in one script, or Latin with one that does not look "
+    "like it (Japanese, Korean; not Cyrillic or Greek), and may not look like a name the server "
+    "shows itself (\"Player <id>\", a deleted player, the site or its staff), so that nobody "
+    "can pass for another")
+
+
 class SignupSchema(ma.Schema):
     email = fields.Email(required=True, validate=validate.Length(max=320))
     display_name = DisplayName(load_default="", metadata={"description": (
-        f"1 to {display_names.MAX_LENGTH} letters, digits, spaces and . - ' ’ _ ・ (a full "
-        "stop only at the end of a word); nothing like a link or an address. Others see it "
-        "in quotation marks; without one, they see \"Player <id>\", never the address")})
+        NAME_RULE + ". Others see it in quotation marks; without one, they see \"Player "
+        "<id>\", never the address")})
     locale = fields.String(load_default="en", validate=[validate.Length(max=35), LOCALE])
 
     @pre_load
@@ -131,6 +146,10 @@ class SignupSchema(ma.Schema):
 
 class UserChangeSchema(ma.Schema):
     """The account settings PATCH /me changes: those sent, the others kept."""
+    display_name = DisplayName(metadata={"description": (
+        "The name others see in invitations, games, table talk, mails and the ladder: "
+        + NAME_RULE + ". Empty: no name, and others see \"Player <id>\", never your address. "
+        "A name the rule refuses is a 422 saying why")})
     retract_hold_seconds = fields.Integer(strict=True, validate=validate.Range(min=0, max=900),
                                           metadata={"description": (
                                               "How long your retractable moves are held, in "
@@ -146,7 +165,8 @@ class UserChangeSchema(ma.Schema):
     def _something(self, data, **_kwargs):
         if not data:
             raise ValidationError({"time_zone": ["Missing data for required field: give "
-                                                 "time_zone, retract_hold_seconds or both."]})
+                                                 "display_name, time_zone or "
+                                                 "retract_hold_seconds (one or more)."]})
 
 
 class SignupAcceptedSchema(ma.Schema):

@@ -79,18 +79,23 @@ def me():
 
 @blp.route("/me", methods=["PATCH"])
 @auth.required
-@blp.arguments(schemas.UserChangeSchema, example={"time_zone": "Asia/Tokyo"})
+@blp.arguments(schemas.UserChangeSchema, example={"display_name": "Ann Smith",
+                                                  "time_zone": "Asia/Tokyo"})
 @blp.response(200, schemas.UserSchema)
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def change_me(data):
-    """Change your account's time zone (``time_zone``): every time in your mails and pages is
-    shown in it, with its offset; and how long your retractable moves are held
-    (``retract_hold_seconds``). A name the time zone database does not have is refused
-    (422, saying why), changing nothing."""
+    """Change your display name (``display_name``: the name others see in invitations, games,
+    table talk, mails and the ladder; empty for none, and others see "Player <id>"), your
+    account's time zone (``time_zone``): every time in your mails and pages is shown in it,
+    with its offset; and how long your retractable moves are held (``retract_hold_seconds``).
+    A name the rule of names refuses (see ``display_name``), or one the time zone database
+    does not have, is refused (422, saying why), changing nothing."""
     caller = auth.current_user()
     with db.session() as session:
         user = session.get(User, caller.id)
+        if "display_name" in data:   # checked by the schema (DisplayName): the rule of names
+            users.rename(session, user, data["display_name"])
         if "time_zone" in data:
             time_zones.change(session, user, data["time_zone"])
         if "retract_hold_seconds" in data:

@@ -131,6 +131,16 @@ def create_user(session: Session, email: str, display_name: str = "", locale: st
     return user
 
 
+def rename(session: Session, user: User, display_name: str) -> str:
+    """Give ``user`` the display name (checked and normalised by the rule of names: raises
+    NameRefused saying why, changing nothing); "" takes the name away, and others see the
+    neutral "Player <id>" again (display_names.shown). No commit."""
+    name = display_names.check(display_name) if display_name.strip() else ""
+    user.display_name = name
+    session.add(user)
+    return name
+
+
 def find_or_create_user(session: Session, email: str, locale: str = "en") -> User:
     """The user of an address, created (without a token, reading ``locale``) on first use;
     flushes, no commit."""

@@ -1,0 +1,27 @@
+"""The rating a player is shown (issue 47 item 3): OpenSkill's ordinal on the Elo-like scale.
+
+The ladder orders by the ordinal, mu - 3 sigma (services/ratings.py): with OpenSkill's prior
+(mu 25, sigma 25/3) a newcomer's is 0, and a first loss takes it below zero (-1.8), which
+reads as a penalty for having started. OpenSkill's own answer (its FAQ, "How do I scale
+rating ordinal score to reflect Elo?", and the ``alpha``/``target`` arguments of
+``ordinal()``): one standard deviation of the prior is about 200 Elo points, so show
+alpha * ordinal + target with alpha = 200 / sigma0 (= 24) and target = 1500. A newcomer then
+reads 1500, the number chess players (lichess and FIDE's Glicko/Elo starting point) and Board
+Game Arena's players know as "new here"; a first loss 1457, a first win above 1500. The scale
+is a display only: the ladder's order is the ordinal's, the API keeps mu, sigma and the ordinal
+beside it. It is never shown below 0 (an ordinal under -62.5, which no real record reaches).
+"""
+
+from __future__ import annotations
+
+from openskill.models import PlackettLuce
+
+_PRIOR = PlackettLuce()
+ALPHA = 200 / _PRIOR.sigma     # 24 points per unit of the ordinal
+TARGET = 1500                  # a newcomer's shown rating
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating a player is shown for (mu, sigma): a whole number, 1500 for a newcomer."""
+    value = _PRIOR.rating(mu=mu, sigma=sigma).ordinal(alpha=ALPHA, target=TARGET)
+    return max(0, round(value))
