@@ -42,3 +42,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(presence.bp)  # issue 46 item 5: no mail while you watch
     from server.web import live
     app.register_blueprint(live.bp)  # the game page's live news (server-sent events)
+    from server.web import error_pages
+    error_pages.init_app(app)  # issue 47 item 7: styled error pages in the reader's language
