@@ -2,6 +2,9 @@
 (every ``presence.BEAT_SECONDS``), or, with ``left``, that it is leaving (hidden, closed,
 reloaded: a beacon). Decision mails wait while it is (services/presence.py: issue 46, item 5).
 
+The page a game is started from (its creator's, POST /games/<id>/start) shows the game from then
+on: the start counts as a beat, so the first decision's mail waits as the next ones do.
+
 A POST with the page's CSRF token, as the page's ``/seen`` (the page's GET and its stream's
 write nothing). 204 when recorded or nothing to record (a game not in play), 400 without the
 page's token, 403 for a reader with no seat, 404 for a game the reader may not see.
@@ -12,9 +15,10 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from server import db
-from server.models import utcnow
+from server.models import Game, utcnow
 from server.services import presence
 from server.web.accounts import check_form
+from server.services import lobby
 from server.web.board import _seat_and_game
 from server.web.pages import reader
 
@@ -35,3 +39,21 @@ def watching(game_id: int):
             session.commit()
     return "", 204
 
+
+
+@bp.before_app_request
+def _starting():
+    """A game started from its page (``lobby.start``, with the page's token, by a seated
+    player): that page is live now, before the start's mails are sent."""
+    if request.method != "POST" or request.endpoint != "lobby.start":
+        return None
+    user, game_id = reader(), (request.view_args or {}).get("game_id")
+    if user is None or game_id is None or check_form():
+        return None  # the start itself answers
+    with db.session() as session:
+        game = session.get(Game, game_id)
+        if game is not None and game.status == "open" and \
+                lobby.seat_of(session, game_id, user.id) is not None:
+            presence.mark(session, game_id, user.id, utcnow())
+            session.commit()
+    return None
