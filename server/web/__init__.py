@@ -40,6 +40,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(ratings.bp)   # issue 27 item 6: the ladder and players' pages
     from server.web import presence
     app.register_blueprint(presence.bp)  # issue 46 item 5: no mail while you watch
+    from server.web import absences
+    app.register_blueprint(absences.bp)  # issue 46 item 1: absent seats, the replacement
     from server.web import live
     app.register_blueprint(live.bp)  # the game page's live news (server-sent events)
     from server.web import error_pages

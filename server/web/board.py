@@ -32,6 +32,7 @@ from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
 from server.web.schedule_section import section as schedule_section
+from server.web.absence_section import section as absence_section
 from server.web import chat_section
 from server.web.standing_section import section as standing_section
 from server.web.notes_section import section as notes_section
@@ -225,6 +226,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         standing_orders=standing_section(session, game, seat),
         notes=notes_section(session, game, seat),
         schedule=schedule_section(session, game, seat),
+        absence=absence_section(session, game, seat),   # issue 46: absent seats
         take_back=_take_back(session, game, seat, decision, names),
         held=_held(seen, names), live_step=seen.step,
         rematch_of=rematch.rematch_of(session, game.id),     # issue 27: links old and new

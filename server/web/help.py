@@ -15,11 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 
 import engine.core as game_engine
-from flask import Blueprint, abort
+from flask import Blueprint, abort, current_app
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from server.games import UnknownGame, presenter
+from server.services import lobby
 from server.web.pages import page
 from server.web.words import locale
 
@@ -120,3 +121,13 @@ def game(game_type: str):
                 notation=Markup(markdown_html(game_type, "NOTATION.md", shift=1)),
                 rulings=Markup(markdown_html(game_type, "RULINGS.md", shift=1)),
                 **shown.help(loc))
+
+
+@bp.get("/help/absences")
+def absences():
+    """When a player leaves or goes silent (issue 46, item 1; the rulings:
+    server/services/absences.py), with this server's longest life of a silent game."""
+    return page("help_absences.html", 200, locale(),
+                days=int(current_app.config.get("SILENT_GAME_DAYS", 30)),
+                missed=lobby.TIMING_DEFAULTS["absent_after_missed"],
+                most=lobby.MAX_ABSENT_AFTER)
