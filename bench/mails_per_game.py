@@ -87,7 +87,7 @@ def play(folder: Path, template: Path, catcher: SmtpCatcher, n: int, player: str
         answer = me.post_form("/", "/games/new", {
             "game_type": "mrpresident", "players": "3", "edition": "chalkboard",
             "email_p1": email, "bot_p2": "greedy", "bot_p3": "greedy",
-            "bot_delay_seconds": "0"})
+            "bot_delay_seconds": "0", "start_by_hand": "on"})  # begun below, once seeded
         gid = int(answer.headers["Location"].rsplit("/", 1)[1])
         engine = app.extensions["whistlestop.db"]
         with Session(engine) as s:  # the same game in every way of playing it

@@ -79,6 +79,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
         # reports of chat lines are mailed to the operator's address, if there is one.
         "CHAT_MAIL_DELAY_SECONDS": float(_get(env, "CHAT_MAIL_DELAY_SECONDS", "300")),
         "OPERATOR_EMAIL": _get(env, "OPERATOR_EMAIL", ""),
+        # No mail while you watch (server/services/presence.py): a decision mail to a player
+        # whose game page is live waits until this long after the page was last live (0: it
+        # does not wait).
+        "PRESENCE_DELAY_SECONDS": float(_get(env, "PRESENCE_DELAY_SECONDS", "120")),
         "DIGEST_SWEEP_SECONDS": float(_get(env, "DIGEST_SWEEP_SECONDS", "600")),
         # Outbound mail: the SMTP server mail is sent through (the embedded default is the
         # local mail catcher), its login and STARTTLS, and the sender.
