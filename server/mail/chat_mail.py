@@ -83,7 +83,7 @@ def chat_answer(session: Session, payload: dict, settings) -> list[dict]:
     reason = gettext(payload["template"], loc)
     values = payload.get("values") or {}
     context = answer_context(game.id, presenter(game.game_type).title(loc), loc,
-                             user.display_name or user.email.split("@")[0],
+                             display_names.shown(user, lambda m: gettext(m, loc)),
                              reason % values if values else reason, settings.links)
     reply = chat_address.address(settings.secret, settings.domain, game.id, payload["channel"],
                                  user.id)

@@ -202,14 +202,14 @@ def _wants(user: User, kind: str, offer: bool = False) -> bool:
 
 
 def _name(user: User | None, shown_to: str | None = None) -> str:
-    """The user's name in a mail: to themselves, their display name, else their address's
-    local part; to another reader (``shown_to``: that reader's locale), the name they chose,
-    else a neutral "Player <id>", never their address (display_names.shown)."""
+    """The user's name in a mail, to themselves or to another reader (``shown_to``: that
+    reader's locale; else the user's own): the name they chose, else a neutral "Player <id>",
+    never their address (display_names.shown; issue 47: a greeting by the address's local
+    part named them by what they never chose, and not as anybody else sees them)."""
     if user is None:
         return ""
-    if shown_to is None:
-        return user.display_name or user.email.split("@")[0]
-    return display_names.shown(user, lambda message: i18n.gettext(message, shown_to))
+    locale = shown_to or user.locale
+    return display_names.shown(user, lambda message: i18n.gettext(message, locale))
 
 
 def _unmailed(session: Session, game_id: int, seat: str) -> list[AutoOrder]:

@@ -19,7 +19,7 @@ from wtforms import ValidationError as CsrfRefused
 from server import i18n
 from server import db, rate_limits
 from server.models import User
-from server.services import sign_in, time_zones, users
+from server.services import display_names, sign_in, time_zones, users
 from server.web.pages import page, reader
 from server.web.words import N_, _, locale
 from server.parsing import whole
@@ -103,6 +103,13 @@ def sign_in_page(next_path: str = "/", status: int = 200, error: str | None = No
                 error=error, email=email)
 
 
+@bp.get("/help/names")
+def names_help():
+    """Which characters a display name may have, and why (issue 47; the rule:
+    services/display_names.py)."""
+    return page("help_names.html", 200, locale(), most=display_names.MAX_LENGTH)
+
+
 @bp.get("/sign-in")
 def ask():
     return sign_in_page(request.args.get("next", "/"))
@@ -155,8 +162,24 @@ def confirm(token: str):
                 current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
         except sign_in.SignInRefused as refused:
             return _refused(refused.kind)
-        return page("sign_in_confirm.html", 200, i18n.supported(user.locale),
-                    email=user.email, action=request.path)
+        return _confirm_page(user)
+
+
+def _confirm_page(user: User, status: int = 200, refusal: str | None = None):
+    """The sign-in link's page: a button, and (issue 47) the display name asked of an account
+    that has none yet (optional; others see "Player <id>" until one is chosen)."""
+    loc = i18n.supported(user.locale)
+    return page("sign_in_confirm.html", status, loc, email=user.email, action=request.path,
+                ask_name=display_names.chosen(user) is None,
+                neutral=display_names.shown(user, lambda m: i18n.gettext(m, loc)),
+                name_typed=request.form.get("display_name", ""), name_refusal=refusal,
+                current_name="", max_name=display_names.MAX_LENGTH)
+
+
+def refused_name(refused: display_names.NameRefused, loc: str) -> str:
+    """Why the rule of names refused a name, in ``loc``'s words."""
+    return i18n.gettext(refused.template, loc) % refused.values if refused.values \
+        else i18n.gettext(refused.template, loc)
 
 
 @bp.post("/sign-in/<token>")
@@ -174,6 +197,16 @@ def enter(token: str):
         # The browser's time zone (the page's script fills ``time_zone``), taken by an account
         # that still has the default; committed with the link's use, or not at all.
         time_zones.take_browsers(session, user, request.form.get("time_zone"))
+        # The name asked of an account without one (issue 47): a refusal keeps the link good
+        # and what was typed, and says why in the reader's words.
+        typed = (request.form.get("display_name") or "").strip()
+        if typed and display_names.chosen(user) is None:
+            try:
+                users.rename(session, user, typed)
+            except display_names.NameRefused as refused:
+                session.rollback()
+                return _confirm_page(user, 422, refused_name(
+                    refused, i18n.supported(user.locale)))
         # Everything that could fail comes before the link is used up: a failure here leaves
         # the link good for another try.
         login_user(WebUser.of(user), remember=False)

@@ -29,15 +29,16 @@ from server.i18n import times
 from server.mail import kinds
 from server.models import User, utcnow
 from server.parsing import whole
-from server.services import calendar_feed, holds, links, time_zones
+from server.services import calendar_feed, display_names, holds, links, time_zones, users
 from server.services import preferences as prefs
-from server.web.accounts import check_form
+from server.web.accounts import check_form, refused_name
 from server.web.pages import page, reader
 from server.web.words import N_, locale
 
 bp = Blueprint("preferences", __name__)
 
-ACTIONS = ("settings", "unsubscribe", "add_webhook", "remove_webhook", "turn_on_webhook")
+ACTIONS = ("settings", "name", "unsubscribe", "add_webhook", "remove_webhook",
+           "turn_on_webhook")
 SIGNED_IN_PATH = "/me/mail"
 
 
@@ -121,6 +122,19 @@ def _change(session, user: User, power: str, mail: int | None = None):
             if power == prefs.EVERYTHING and "retract_hold_seconds" in request.form:
                 _set_hold(session, user, request.form["retract_hold_seconds"])
             prefs.change(session, user, mail_mode, language, zone, muted)
+        elif action == "name":
+            if power != prefs.EVERYTHING:
+                raise _Lacking(_words(user, N_(
+                    "Your display name is changed from a signed-in browser: sign in, and open "
+                    "your settings there.")))
+            try:
+                users.rename(session, user, request.form.get("display_name", ""))
+            except display_names.NameRefused as refused:
+                session.rollback()
+                return _page(session, user, power, name_refusal=refused_name(refused,
+                                                                             user.locale),
+                             status=422, mail=mail)
+            session.commit()
         elif action in ("add_webhook", "remove_webhook", "turn_on_webhook"):
             if power != prefs.EVERYTHING:
                 raise _Lacking(_words(user, N_(
@@ -226,7 +240,7 @@ def _not_ours():
 
 def _page(session, user: User, power: str, *, notice: str | None = None,
           refusal: str | None = None, status: int = 200, changed: str | None = None,
-          mail: int | None = None):
+          mail: int | None = None, name_refusal: str | None = None):
     """The settings page; ``mail``: the outbox row of the mail the link came in (what its
     one-click would change: ``offer``), ``changed``: what a one-click changed."""
     session.refresh(user)  # what is stored, whatever the request asked for
@@ -256,6 +270,13 @@ def _page(session, user: User, power: str, *, notice: str | None = None,
                            for h in current.webhooks] if everything else None),
                 max_webhooks=prefs.MAX_WEBHOOKS, action_url=request.path,
                 sign_in_url=_sign_in_url(), notice=notice, refusal=refusal,
+                # issue 47: the display name (signed in only), what others see without one
+                name_refusal=name_refusal, name_typed=request.form.get("display_name", ""),
+                current_name=display_names.chosen(user) or "",
+                neutral=i18n.gettext(display_names.NEUTRAL, user.locale) % {"n": user.id},
+                shown_name=display_names.shown(
+                    user, lambda m: i18n.gettext(m, user.locale)),
+                max_name=display_names.MAX_LENGTH,
                 typed=request.form if request.method == "POST" else {},
                 # issue 27: the calendar feed's address, for the signed-in reader only
                 calendar_url=calendar_feed.url(session, user.id,

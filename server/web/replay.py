@@ -26,6 +26,7 @@ from server.models import Game, User
 from server.services import display_names, lobby, seat_view
 from server.web.board import _result, _seat_and_game
 from server.web import rematch
+from server.web import ratings as rating_pages
 from server.web.notes_section import replay_notes
 from server.web import chat_section
 from server.web.pages import page, reader
@@ -163,6 +164,7 @@ def show_result(game_id: int):
                     result=_result(game, view, loc), players=_players(session, game, loc),
                     **shown.result(view, loc),
                     rematch=rematch.section(session, game, reader()),
+                    rating_changes=rating_pages.changes(session, game, loc),
                     replay_url=f"{request.url_root.rstrip('/')}/games/{game.id}/replay")
 
 

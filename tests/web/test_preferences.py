@@ -133,7 +133,7 @@ def test_an_unknown_action_is_refused(app, store, ann):
     for form in ({}, {"action": "delete_account"}):
         r = app.test_client().post(url_for(app, ann.id), data=form)
         assert r.status_code == 400
-        assert "settings, unsubscribe, add_webhook, remove_webhook, turn_on_webhook" in text(r)
+        assert "settings, name, unsubscribe, add_webhook, remove_webhook, turn_on_webhook" in text(r)
     assert snapshot(store) == before
 
 
