@@ -25,7 +25,7 @@ from server.mail.kinds import INFORMATIONAL
 
 # Which statuses of an order by reply were taken (order_received); any other status is a
 # refusal (order_refused: stale, malformed, illegal, over, empty, ...).
-RECEIVED = ("applied", "sealed", "standing", "retracted")
+RECEIVED = ("applied", "sealed", "standing", "retracted", "command")
 
 
 # The rule an order given without asking followed, in words, by its source (AutoOrder.source);
@@ -327,7 +327,8 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
                  now: datetime | None = None, offer_only: bool = False) -> dict:
     """The answer to an order by reply, for either template (``order_kind``): ``answer`` holds
     the lines read, the status (applied, sealed, stale, illegal, malformed, over, empty; a
-    reply of TAKE BACK: retracted, or final with the refusal's code in ``retract``), what
+    reply of TAKE BACK: retracted, or final with the refusal's code in ``retract``; a pause or
+    extension line done alone, orders after it not read: command), what
     was applied (or taken back), the reason and the legal orders, and the time zone a
     ``timezone`` line set (``time_zone``); then the seat's decision now (``step``), as a
     decision mail shows it. ``take_back``: until when the move may be taken back by a reply

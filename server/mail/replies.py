@@ -14,6 +14,21 @@ languages) takes the seat's last move back through the page's service (services/
 while its hold lasts and the next player has not seen it; the answer to a move by mail offers
 it, and the answer to the take back gives the decision again or says why the move is final.
 
+Issue 46, item 3 - how a reply is read, in any of the server's languages (the reader,
+server/mail/inbound, has already left out quotes, attributions, signatures, client footers
+and sign-offs): its first line decides.
+- TAKE BACK: the last move is taken back; no other line is read (the answer quotes them).
+- A pause or extension line (server/mail/schedule_reply.py): done alone; the lines after it -
+  a sentence to the other player, even an order - are not read (the pause or extension mail
+  tells what was done; orders not read are quoted back in an answer).
+- A timezone or standing-order line: filed; the lines after such lines are orders when the
+  first of them is shaped as an order (``_writers_words``), else the writer's words, quoted
+  back as not read. Setting and standing lines may also stand anywhere among orders.
+- An order: read as before (a sealed step takes the first legal line).
+- Anything else: refused, nothing changed, with the seat's legal orders now and the commands
+  a reply may carry (server/mail/reply_commands.py); the engine names only the verbs a seat
+  may order with, never chance's (GameState.order_verbs).
+
 A reply to a table-talk mail's address (``r+c<game>-<p|s>-<user>-<mac>``, another purpose
 than a seat's ``r+<game>-<seat>-<mac>``: server/mail/chat_address.py) is posted to the game's
 chat by server/mail/chat_replies.py and never read as orders; a reply to a seat's address is
@@ -44,8 +59,8 @@ from sqlmodel import Session, select
 
 from server import db
 from server.games import presenter
-from server.mail import (chat_replies, reply_address, reply_settings, retract_reply,
-                         schedule_reply)
+from server.mail import (absence_reply, chat_replies, reply_address, reply_settings,
+                         retract_reply, schedule_reply)
 from server.mail.inbound import Kind, Reply, read_reply
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, MailSent, OutboxMessage, Seat, User, utcnow
@@ -250,12 +265,17 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
     # Issue 27: "TAKE BACK" takes the seat's last move back, as the page's button does.
     if lines and retract_reply.is_line(lines[0]):
         return _take_back(engine, inbound_id, message_id, answer, reply, seat, current, held)
+    # Issue 46, item 1: "claim win", "end game", "bot", "replace <address>" choose what
+    # happens to an absent seat, alone (server/mail/absence_reply.py, which answers it).
+    if lines and absence_reply.is_line(lines[0]) and not _names_a_verb(state, lines[0]):
+        return absence_reply.handle(engine, inbound_id, message_id, answer, seat, lines[0])
     # Issue 27: a reply of "pause", "pause yes", "extend no"... asks for, answers or ends a
     # pause or an extension (server/mail/schedule_reply.py); issue 46, item 3: when its first
     # line is one, that is done alone and the lines after it (a sentence to the other player,
     # a sign-off, even an order) are not read - the pause or extension mail tells what was done.
     if lines and schedule_reply.is_line(lines[0]):
-        return _schedule(engine, inbound_id, message_id, answer, seat, lines[0], current)
+        return _schedule(engine, inbound_id, message_id, answer, seat, lines[0], current,
+                         [line for line in lines[1:] if _names_a_verb(state, line)])
     # A "timezone Asia/Tokyo" line sets the player's zone (server/mail/reply_settings.py):
     # changed with the order, in its transaction, or alone; a zone not taken refuses it all.
     setting_lines, lines = reply_settings.split(lines)
@@ -396,11 +416,17 @@ def _receipt_step(engine: Engine, reply: Reply, seat: Seat) -> int | None:
 
 
 def _schedule(engine, inbound_id, message_id, answer: dict, seat: Seat, line: str,
-              current: int) -> str:
-    """Do the reply's pause or extension line; a refusal is answered with its reason."""
+              current: int, orders: list[str] = ()) -> str:
+    """Do the reply's pause or extension line; a refusal is answered with its reason. The
+    players are told by the pause or extension mail; when ``orders`` (lines after it that are
+    orders of the game) were not read, the reply is answered too, quoting them as not read."""
     with Session(engine) as session:
         try:
             _mark(session, inbound_id, message_id, {"kind": "schedule", "line": line})
+            if orders:  # added before apply(), which commits
+                session.add(OutboxMessage(kind="order_answer", payload={
+                    **answer, "status": "command", "applied": [line], "reason": None,
+                    "legal": [], "step": current, "unread": list(orders)}))
             schedule_reply.apply(session, seat.game_id, seat.seat, line, utcnow())
             return "order"
         except AlreadyHandled:

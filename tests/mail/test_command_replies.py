@@ -272,6 +272,11 @@ def test_a_pause_line_first_is_done_alone_and_an_order_after_it_is_not_read(app,
     with Session(db.get_engine()) as s:
         assert s.exec(select(GamePause.status)).one() == "asked"
     assert state_of({"id": table["id"]}) == before  # the order after it was not read
+    [answer] = [m.get_body(("plain",)).get_content()
+                for m in smtp_catcher.to(table["email"][seat])
+                if "your reply was read as" in m.get_body(("plain",)).get_content()]
+    assert "The other lines of your reply were not read" in answer
+    assert f"> {order}" in answer.split("were not read")[1]
 
 
 def test_the_writers_words_after_a_setting_are_quoted_as_not_read(app, smtp_catcher):
