@@ -396,8 +396,12 @@ def _open_context(session, game: Game, loc: str, codes: dict) -> dict:
     rows = lobby.seat_rows(session, game.id)
     names = seat_names(game.game_type, loc)
     bots = game.bots or {}
+    # issue 47: who sits where, by the name others see (display_names.shown, never an address)
+    players = {r.user_id: session.get(User, r.user_id) for r in rows if r.user_id is not None}
     listed = [{"seat": r.seat, "name": names.get(r.seat, r.seat),
                "taken": r.user_id is not None or r.seat in bots, "bot": bots.get(r.seat),
+               "player": display_names.shown(players[r.user_id], _)
+               if players.get(r.user_id) is not None else None,
               "mine": user is not None and r.user_id == user.id,
               "invited_me": user is not None and r.user_id is None
               and r.invite_email == user.email,
@@ -410,6 +414,9 @@ def _open_context(session, game: Game, loc: str, codes: dict) -> dict:
             "help_url": page_url(game.game_type),
             "may_start": mine and all(s["taken"] for s in listed),
             "creator": mine,
+            "opened_by": display_names.shown(session.get(User, game.created_by), _)
+            if game.created_by is not None and game.creator_left_at is None
+            and session.get(User, game.created_by) is not None else None,
             # issue 27: its first creator deleted their account; the game passed to ``heir``
             "heir": display_names.shown(session.get(User, game.created_by), _)
             if game.creator_left_at is not None else None, "share_base": f"{current_app.config['BASE_URL']}/games/{game.id}"

@@ -143,3 +143,14 @@ def test_the_help_says_which_characters_and_why(app):
     assert "letters of any script" in page and "pass for somebody else" in page
     es = app.test_client().get("/help/names", headers={"Accept-Language": "es"})
     assert es.status_code == 200 and "letras" in es.get_data(as_text=True)
+
+
+def test_the_join_page_names_who_opened_the_game_and_who_sits(app, jack, dick):
+    jack.post_form("/me/mail", "/me/mail", {"action": "name", "display_name": "Jack K."})
+    answer = jack.post_form("/", "/games/new", {"game_type": "tmotp", "opponent": dick.email,
+                                                "seat": "kennedy", "edition": "gmt"})
+    gid = int(answer.headers["Location"].rsplit("/", 1)[1])
+    page = dick.get(f"/games/{gid}").get_data(as_text=True)
+    assert "“Jack K.” opened this game" in page
+    assert re.search(r'<span class="kennedy">[^<]*</span>: “Jack K.”', page), page
+    assert "jack@" not in page.split("<main>")[1]
