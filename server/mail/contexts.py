@@ -349,6 +349,7 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
             "offer_only": offer_only,
             # lines after TAKE BACK, or the writer's words after a reply's commands
             "unread": list(answer.get("unread") or []),
+            "asked": bool(answer.get("asked")),  # a pause or more time asked by this reply
             "legal": legal,
             "standing": list(answer.get("standing") or []),
             "ignored": list(answer.get("ignored") or []),  # a sealed step's lines not read

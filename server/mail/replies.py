@@ -418,15 +418,18 @@ def _receipt_step(engine: Engine, reply: Reply, seat: Seat) -> int | None:
 def _schedule(engine, inbound_id, message_id, answer: dict, seat: Seat, line: str,
               current: int, orders: list[str] = ()) -> str:
     """Do the reply's pause or extension line; a refusal is answered with its reason. The
-    players are told by the pause or extension mail; when ``orders`` (lines after it that are
-    orders of the game) were not read, the reply is answered too, quoting them as not read."""
+    other players are told by the pause or extension mail, and so is an answerer; the asker
+    (who gets no such mail of their own ask) is answered that it was asked, and any reply
+    whose lines after the command hold orders (``orders``) is answered quoting them as not
+    read."""
+    asked = schedule_reply.is_ask(line)
     with Session(engine) as session:
         try:
             _mark(session, inbound_id, message_id, {"kind": "schedule", "line": line})
-            if orders:  # added before apply(), which commits
+            if orders or asked:  # added before apply(), which commits
                 session.add(OutboxMessage(kind="order_answer", payload={
                     **answer, "status": "command", "applied": [line], "reason": None,
-                    "legal": [], "step": current, "unread": list(orders)}))
+                    "legal": [], "step": current, "unread": list(orders), "asked": asked}))
             schedule_reply.apply(session, seat.game_id, seat.seat, line, utcnow())
             return "order"
         except AlreadyHandled:

@@ -63,6 +63,11 @@ def command_of(line: str) -> str | None:
     return _words().get(_normal(line))
 
 
+def is_ask(line: str) -> bool:
+    """Whether the line asks the other players something (a pause, more time)."""
+    return command_of(line) in ("pause", "extend")
+
+
 def is_line(line: str) -> bool:
     """Whether the reply's line is one of these."""
     return command_of(line) is not None

@@ -93,6 +93,14 @@ def _refusals(smtp_catcher, table: dict, seat: str, locale: str) -> list[str]:
                         for m in smtp_catcher.to(table["email"][seat])) if nothing in t]
 
 
+def _told_asked(smtp_catcher, table: dict, seat: str, locale: str) -> bool:
+    """Whether the seat's reply asking a pause or more time was answered that it was asked."""
+    asked = gettext("Asked: %(command)s. The other players are asked to answer; a mail will "
+                    "tell you their answer.", locale).split("%(command)s")[0]
+    return any(asked in m.get_body(("plain",)).get_content()
+               for m in smtp_catcher.to(table["email"][seat]))
+
+
 def _kinds(table: dict, seat: str) -> list[str]:
     with Session(db.get_engine()) as s:
         return list(s.exec(select(MailSent.kind).where(MailSent.game_id == table["id"],
@@ -134,6 +142,7 @@ def test_a_pause_asked_and_refused_by_replies_with_human_text(app, smtp_catcher,
     with Session(db.get_engine()) as s:
         assert s.exec(select(GamePause.status)).one() == "asked"
     assert "pause" in _kinds(table, other)  # the other player is asked to agree
+    assert _told_asked(smtp_catcher, table, asker, locale)  # the asker is answered
     assert _send(app, smtp_catcher, table, other, WORDS[locale]["pause no"], locale,
                  client) == "order"
     with Session(db.get_engine()) as s:
@@ -152,6 +161,7 @@ def test_an_extension_asked_and_granted_by_replies_with_human_text(app, smtp_cat
     other = next(seat for seat in table["seats"] if seat != asker)
     assert _send(app, smtp_catcher, table, asker, WORDS[locale]["extend"], locale,
                  client) == "order"
+    assert _told_asked(smtp_catcher, table, asker, locale)
     assert _send(app, smtp_catcher, table, other, WORDS[locale]["extend yes"], locale,
                  client) == "order"
     with Session(db.get_engine()) as s:
