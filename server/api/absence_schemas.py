@@ -55,8 +55,8 @@ class AbsencesSchema(ma.Schema):
 class ChooseSchema(ma.Schema):
     choice = fields.String(required=True, validate=validate.Length(min=1, max=20), metadata={
         "description": CHOICES_TEXT, "example": "bot"})
-    invite_email = fields.String(load_default=None, allow_none=True,
-                                 validate=validate.Length(max=320), metadata={
+    invite_email = fields.Email(load_default=None, allow_none=True,
+                                validate=validate.Length(max=320), metadata={
         "description": "For replace: an address the server mails the invitation to "
                        "(optional; the code is answered to you either way)"})
 

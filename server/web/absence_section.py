@@ -27,6 +27,7 @@ EXPLAINED = {
                   "mail it to an address); the game becomes unrated."),
 }
 LABELS = {"claim": N_("Claim the win"), "end": N_("End the game"),
+          "end_many": N_("Ask to end the game"),
           "bot": N_("Hand the seat to a bot"), "replace": N_("Invite a replacement")}
 DONE = {"claimed": N_("You claimed the win: the game is over."),
         "ended": N_("The game is over, unrated."),
@@ -82,7 +83,8 @@ def section(session, game: Game, seat: str | None) -> dict | None:
             "wants_end": [who.get(s, s) for s in (a.wants_end or []) if s != seat],
             "i_asked_end": seat in (a.wants_end or []),
             "invited_by": who.get(a.invited_by, a.invited_by) if a.invited_by else None,
-            "choices": [{"value": c, "label": _(LABELS[c]),
+            "choices": [{"value": c,
+                         "label": _(LABELS["end_many" if c == "end" and many else c]),
                          "explained": _(EXPLAINED["end_many" if c == "end" and many else c]),
                          "confirm": c in ("claim", "end")} for c in choices],
             "invite_email": typed.get("invite_email", ""),

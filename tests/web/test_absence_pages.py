@@ -136,10 +136,15 @@ def test_replace_shows_the_link_once_and_a_refusal_keeps_the_address(app, jack, 
     assert refused.status_code == 400 and "There is no choice 'surrender'" in text
     assert "Claim the win, End the game, Hand the seat to a bot, Invite a replacement" in text
     assert 'value="cy@example.org"' in text                       # kept
+    bad = _choose(jack, gid, a.id, "replace", invite_email="cy at example")
+    text = html.unescape(bad.get_data(as_text=True))
+    assert bad.status_code == 422 and "“cy at example” is not a mail address" in text
+    assert 'value="cy at example"' in text and absence(db_engine(app), gid, "nixon").invited_by \
+        is None
     r = _choose(jack, gid, a.id, "replace", invite_email="cy@example.org")
     text = r.get_data(as_text=True)
     assert r.status_code == 200 and 'id="absence-code"' in text
-    link = text.split('id="absence-link" value="', 1)[1].split('"', 1)[0]
+    link = text.split('id="absence-link"', 1)[1].split(">", 1)[1].split("<", 1)[0]
     assert f"/games/{gid}/take-seat/" in link and "shown only this once" in text
     assert link not in jack.game_page(gid)                          # never again
     assert "You invited a replacement;" in jack.game_page(gid)

@@ -122,6 +122,9 @@ def test_hand_the_seat_to_a_bot_then_the_silent_player_comes_back(client, player
 def test_invite_a_replacement_who_takes_the_seat(client, players, store, mail_server):
     gid = _1960(client, store, players)
     leaves(store.engine, players["nixon"].id, "bob@example.org")
+    bad = client.post(f"/games/{gid}/absences/nixon", players["kennedy"],
+                      json={"choice": "replace", "invite_email": "cy at example"})
+    _refused(bad, 422, "invite_email")
     r = client.post(f"/games/{gid}/absences/nixon", players["kennedy"],
                     json={"choice": "replace", "invite_email": "cy@example.org"})
     body = r.get_json()
