@@ -208,3 +208,20 @@ def test_a_spectator_sees_the_section_without_buttons(app, jack, dick, smtp_catc
     r = wendy.post_form("/", f"/games/{gid}/absences", {"absence_id": str(a.id),
                                                         "choice": "claim", "confirm": "yes"})
     assert r.status_code in (403, 404) and _game(app, gid).status == "active"
+
+
+def test_the_help_page_states_the_rulings(app, monkeypatch):
+    app.config["SILENT_GAME_DAYS"] = 45
+    client = app.test_client()
+    page = html.unescape(client.get("/help/absences").get_data(as_text=True))
+    for words in ("misses the game's number of deadlines in a row (2 unless",
+                  "two-player games only", "rated as a forfeit",
+                  "with three or four, once every player still there has asked it",
+                  "a bot takes the seat at once", "for 45 days ends, unrated",
+                  "A claimed win is rated as a win by forfeit.",
+                  "went to a bot or to a replacement, or that was ended, is unrated",
+                  "Take my seat back"):
+        assert words in page, words
+    assert 'href="/help/absences"' in client.get("/help/notation").get_data(as_text=True)
+    japanese = client.get("/help/absences", headers={"Accept-Language": "ja"})
+    assert "プレイヤーが去ったり応答しなくなったりしたとき" in japanese.get_data(as_text=True)

@@ -170,5 +170,13 @@ def test_absent_seats_on_a_phone(tmp_path, api_db_url, smtp_catcher, browser):  
             _shots(page, "absence-1960-silent-bot-ja-390")
             page.locator("#come-back").click()
             page.wait_for_selector("#absence-done")
+
+            # The help page of the rulings, on the phone (Bob reads Japanese).
+            for loc in ("ja", "en"):
+                _speak(engine, "bob@example.org", loc)
+                page.goto(f"{base}/help/absences")
+                page.wait_for_selector("#absences-help")
+                found += problems(page, Axe(), f"help absences [{loc}]")
+                screenshot(page, f"absence-help-{loc}-390")
             context.close()
     assert not found, "\n".join(found)
