@@ -19,6 +19,9 @@ PAGES = [
     ("POST", "/me/calendar", "/me/data"),
     ("POST", "/me/delete", "/me/data"),
     ("POST", "/games/7/schedule", "/games/7"),
+    ("POST", "/games/7/absences", "/games/7"),                 # issue 46: absent seats
+    ("POST", "/games/7/come-back", "/games/7"),
+    ("POST", "/games/7/take-seat/abc", "/games/7/take-seat/abc"),
 ]
 
 
