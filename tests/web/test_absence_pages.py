@@ -197,13 +197,18 @@ def test_the_section_in_japanese_and_spanish(app, jack, dick, loc, words):
 
 
 def test_a_spectator_sees_the_section_without_buttons(app, jack, dick, smtp_catcher):
-    gid = new_game(jack, dick, public="1")
+    gid = new_game(jack, dick)
+    with Session(db_engine(app)) as s:
+        s.get(Game, gid).public = True
+        s.commit()
     goes_silent(db_engine(app), gid, "nixon")
     wendy = Reader(app, smtp_catcher, "wendy@example.org")
     wendy.sign_in()
     page = wendy.get(f"/games/{gid}").get_data(as_text=True)
-    if 'id="absence"' in page:       # a public game's page
-        assert "deadlines in a row" in page and 'name="choice"' not in page
+    assert 'id="absence"' in page and "has missed 2 deadlines in a row" in page
+    assert 'name="choice"' not in page and "Choose what happens" not in page
+    anonymous = app.test_client().get(f"/games/{gid}").get_data(as_text=True)
+    assert "has missed 2 deadlines in a row" in anonymous and 'name="choice"' not in anonymous
     a = absence(db_engine(app), gid, "nixon")
     r = wendy.post_form("/", f"/games/{gid}/absences", {"absence_id": str(a.id),
                                                         "choice": "claim", "confirm": "yes"})
