@@ -34,7 +34,8 @@ INFORMATIONAL = {
 # The needed kinds: never stopped by a mail's link, only by the signed-in user's "no mail".
 NEEDED = ("your_decision", "reminder", "deadline_passed", "not_reached", "digest",
           "order_refused", "reply_unknown", "reply_foreign", "sign_in", "webhook_disabled",
-          "unsubscribed", "pause", "extension", "chat_report", "chat_answer")
+          "unsubscribed", "pause", "extension", "chat_report", "chat_answer",
+          "absence", "absence_invitation")
 
 
 def informational(kind: str | None) -> bool:

@@ -707,6 +707,18 @@ def _chat_answer(session, payload, settings) -> list[Envelope]:
     return [Envelope(**found) for found in chat_mail.chat_answer(session, payload, settings)]
 
 
+def _absence(session, payload, settings) -> list[Envelope]:
+    """Issue 46, item 1: a seat absent, and what became of it (server/mail/absence_mail.py)."""
+    from server.mail import absence_mail
+    return [Envelope(**found) for found in absence_mail.absence(session, payload, settings)]
+
+
+def _absence_invitation(session, payload, settings) -> list[Envelope]:
+    """Issue 46, item 1: a replacement invited by address (server/mail/absence_mail.py)."""
+    from server.mail import absence_mail
+    return [Envelope(**found) for found in absence_mail.invitation(session, payload, settings)]
+
+
 # The kinds whose builder is told its row's id (``outbox_id``): the step's resolution looks
 # for decision mails written after it.
 _BY_ROW = ("step_resolved", "table_talk")
@@ -720,7 +732,8 @@ _BUILDERS = {"your_decision": _your_decision, "game_started": _game_started,
              "pause": _schedule, "extension": _schedule,
              "unsubscribed": _unsubscribed, "rematch": _rematch,
              "table_talk": _table_talk, "chat_report": _chat_report,
-             "chat_answer": _chat_answer}
+             "chat_answer": _chat_answer,
+             "absence": _absence, "absence_invitation": _absence_invitation}
 
 
 def reply_to(settings: MailSettings, envelope: Envelope) -> str | None:

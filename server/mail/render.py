@@ -22,7 +22,7 @@ KINDS = ("invitation", "seat_joined", "game_started", "your_decision", "game_ove
          "order_received", "order_refused", "reply_unknown", "reply_foreign", "reminder",
          "deadline_passed", "step_resolved", "digest", "sign_in", "webhook_disabled",
          "not_reached", "unsubscribed", "pause", "extension", "rematch", "table_talk",
-         "chat_report", "chat_answer")
+         "chat_report", "chat_answer", "absence", "absence_invitation")
 
 # Every rule inlined, but the at-rules (the dark colour scheme's @media) kept in a <style>: they
 # cannot be inlined, and the clients that read them (Apple Mail, iOS, Outlook.com) apply them.

@@ -197,10 +197,12 @@ def _game(session: Session, game_id: int) -> Game:
 
 def choose(session: Session, game_id: int, by: str, choice: str, *, seat: str | None = None,
            absence_id: int | None = None, invite_email: str | None = None,
-           now: datetime | None = None) -> Choice:
+           now: datetime | None = None, before_commit=None) -> Choice:
     """``by``'s choice about the absent ``seat`` (or the absence ``absence_id``; the only open
     one when neither is given): "claim", "end", "bot" or "replace" (``invite_email``: whom to
-    invite, optional). Commits; AbsenceError changes nothing."""
+    invite, optional). Commits; AbsenceError changes nothing. ``before_commit(session,
+    choice)``: the caller's own rows, in the choice's transaction (a reply's answer:
+    server/mail/absence_reply.py)."""
     now = now or utcnow()
     try:
         game = _game(session, game_id)
@@ -224,6 +226,8 @@ def choose(session: Session, game_id: int, by: str, choice: str, *, seat: str | 
         if choice not in allowed:
             raise AbsenceError(_why_not(choice), 409, allowed)
         done = _apply(session, game, absence, by, choice, invite_email, now)
+        if before_commit is not None:
+            before_commit(session, done)
         session.commit()
         return done
     except BaseException:

@@ -33,6 +33,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(tokens.bp)
     from server.web import schedule
     app.register_blueprint(schedule.bp)  # vacations, quiet hours, pauses, extensions
+    from server.web import absence_links
+    app.register_blueprint(absence_links.bp)  # issue 46 item 1: an absence mail's choice links
     from server.web import retract
     app.register_blueprint(retract.bp)  # issue 27: taking a move back
     from server.web import rematch, ratings

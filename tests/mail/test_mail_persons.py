@@ -47,7 +47,8 @@ def test_no_golden_mail_speaks_of_its_reader_in_the_third_person(locale):
         rendered = render.render(kind, context, locale)
         reader = context.get("player_name") or ""
         if not reader:  # an invitation (no player yet), table talk and its report: unnamed
-            assert kind in ("invitation", "table_talk", "chat_report"), name
+            assert kind in ("invitation", "table_talk", "chat_report",
+                            "absence_invitation"), name
             continue
         assert not _third_person(rendered, reader, context.get("seat"), locale), name
 
@@ -111,3 +112,55 @@ def test_a_resolved_step_does_not_say_sealed_cards_are_revealed():
             text = render.render("step_resolved", context, "en").text
             assert "revealed" not in text, text
             assert "the step is resolved" in text
+
+
+# Issue 46, item 1: the "absence" mails (server/mail/absence_mail.py), as its builder sends
+# them: every event to every seated reader but the one who did it (an answer: to them only).
+ABSENCE_EVENTS = ("left", "silent", "bot", "asked_end", "claimed", "ended", "invited",
+                  "replaced", "returned", "abandoned", "answer")
+DONE = ("claimed", "ended", "asked_end", "bot", "invited", None)
+
+
+def _absence(event, reader, by, locale, done=None):
+    from server.mail import absence_mail
+
+    absent = "nixon"
+    answer = {"line": "bot", "done": done, "reason": "A bot already plays this seat."} \
+        if event == "answer" else None
+    return absence_mail.context(
+        12, reader, NAMES[reader], locale, LINKS, game_type="tmotp", event=event,
+        absent_seat=absent, absent_name=NAMES[absent], by_seat=by,
+        by_name=NAMES[by] if by else "", missed=2, days=30, asked=[by] if by else [],
+        new_name=NAMES[absent], answer=answer,
+        offered=[{"choice": "end", "label": "End", "url": "https://x.example/e",
+                  "reply": "end game"}])
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_absence_mails_for_every_seat(locale):
+    """Nixon's seat is absent: Kennedy's and Nixon's players read every event, done by the
+    other, by the server, or (an answer to a reply) by themselves; "mine" speaks to the absent
+    player as "you", never as the player of Nixon."""
+    seats = list(NAMES)
+    for event, reader, by in itertools.product(ABSENCE_EVENTS, seats, seats + [None]):
+        if event == "answer":
+            if by != reader:
+                continue
+            for done in DONE if reader != "nixon" else (None,):  # the absent: refused
+                rendered = render.render("absence", _absence(event, reader, by, locale, done),
+                                         locale)
+                assert not _third_person(rendered, NAMES[reader], reader, locale), (
+                    event, done, reader)
+            continue
+        if by == reader:
+            continue  # never sent to who did it
+        rendered = render.render("absence", _absence(event, reader, by, locale), locale)
+        assert not _third_person(rendered, NAMES[reader], reader, locale), (event, reader, by)
+
+
+def test_the_absent_player_is_told_plainly_and_the_others_who_it_is():
+    silent = render.render("absence", _absence("silent", "nixon", None, "en"), "en").text
+    assert "You have missed 2 deadlines in a row in this game" in silent
+    assert "claim the win" in silent and "you are back" in silent
+    other = render.render("absence", _absence("silent", "kennedy", None, "en"), "en").text
+    assert "“Player 2”, who plays Nixon, has missed 2 deadlines in a row" in other

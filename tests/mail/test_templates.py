@@ -306,6 +306,8 @@ def contexts_by_kind(locale: str) -> dict[str, dict]:
             "rematch_url": f"{LINKS.base_url}/games/12/rematch?t=TOKEN"},
         # Issue 27: table talk (server/mail/chat_mail.py), escaped, with its reply footer
         **_chat_contexts(locale, jack),
+        # Issue 46, item 1: departed and vanished players (server/mail/absence_mail.py)
+        **_absence_contexts(locale, jack, dick),
         # Mr. President: every kind about a game, in the same templates
         **golden_mrpresident.contexts_by_kind(
             locale, LINKS, _signed, PREFS, NOW, DEADLINE,
@@ -341,6 +343,52 @@ def _chat_contexts(locale: str, prefs: str) -> dict[str, dict]:
             "preferences_url": prefs},
         "chat_report": chat_mail.report_context(3, 41, 12, "players", 2, 1, "insults",
                                                 "<b>rude</b> words", NOW, LINKS),
+    }
+
+
+def _absence_contexts(locale: str, jack: str, dick: str) -> dict[str, dict]:
+    """Issue 46, item 1: Nixon's player left (Kennedy's is offered the four choices, each a
+    signed link); Nixon's player went silent (told so themselves); a bot plays a seat; a
+    Mr. President player asks to end the game; a reply's choice answered, done and refused;
+    a replacement invited by address."""
+    from server.mail import absence_mail, absence_reply
+    from server.services import absence_links
+
+    def offered(*choices):
+        return [{"choice": c, "label": i18n.gettext(absence_links.LABELS[c], locale),
+                 "url": f"{LINKS.base_url}/games/12/absence/{c.upper()}",
+                 "reply": absence_reply.words(c, locale)} for c in choices]
+
+    def made(seat, name, prefs, event, **kw):
+        return absence_mail.context(12, seat, name, locale, LINKS, prefs,
+                                    game_type=kw.pop("game_type", "tmotp"), event=event, **kw)
+
+    four = offered("claim", "end", "bot", "replace")
+    return {
+        "absence": made("kennedy", "Jack", jack, "left", absent_seat="nixon", offered=four),
+        "absence-silent": made("kennedy", "Jack", jack, "silent", absent_seat="nixon",
+                               absent_name="Dick", missed=2, offered=four),
+        "absence-silent_own": made("nixon", "Dick", dick, "silent", absent_seat="nixon",
+                                   missed=2),
+        "absence-bot": made("p1", "Jack", jack, "bot", absent_seat="p3", two=False,
+                            game_type="mrpresident", offered=offered("end", "replace")),
+        "absence-asked_end": made("p1", "Jack", jack, "asked_end", absent_seat="p3",
+                                  by_seat="p2", by_name="Dick", two=False, asked=["p2"],
+                                  game_type="mrpresident", offered=offered("end", "replace")),
+        "absence-claimed": made("nixon", "Dick", dick, "claimed", absent_seat="nixon",
+                                by_seat="kennedy", by_name="Jack"),
+        "absence-answer": made("kennedy", "Jack", jack, "answer", absent_seat="nixon",
+                               by_seat="kennedy", by_name="Jack",
+                               answer={"line": "replace", "done": "invited", "reason": ""},
+                               take_seat=f"{LINKS.base_url}/games/12/take-seat/CODE"),
+        "absence-refused": made("kennedy", "Jack", jack, "answer", absent_seat="nixon",
+                                by_seat="kennedy", by_name="Jack", offered=offered(
+                                    "claim", "end", "replace"),
+                                answer={"line": "bot", "done": None, "reason": i18n.gettext(
+                                    "A bot already plays this seat.", locale)}),
+        "absence_invitation": absence_mail.invitation_context(
+            12, "nixon", "Jack", locale, LINKS, game_type="tmotp",
+            take_seat=f"{LINKS.base_url}/games/12/take-seat/CODE"),
     }
 
 
