@@ -87,7 +87,8 @@ def play(folder: Path, template: Path, catcher: SmtpCatcher, n: int, player: str
         answer = me.post_form("/", "/games/new", {
             "game_type": "mrpresident", "players": "3", "edition": "chalkboard",
             "email_p1": email, "bot_p2": "greedy", "bot_p3": "greedy",
-            "bot_delay_seconds": "0", "start_by_hand": "on"})  # begun below, once seeded
+            "bot_delay_seconds": "0", "start_by_hand": "on",  # begun below, once seeded
+            "page_live": "1"})  # the lobby's script: the game's page opens next
         gid = int(answer.headers["Location"].rsplit("/", 1)[1])
         engine = app.extensions["whistlestop.db"]
         with Session(engine) as s:  # the same game in every way of playing it
@@ -99,7 +100,7 @@ def play(folder: Path, template: Path, catcher: SmtpCatcher, n: int, player: str
         if player == "page":  # the game's page is open as its creator starts it
             me.client.post(f"/games/{gid}/watching",
                            data={"csrf_token": csrf(me.get(f"/games/{gid}").data)})
-        me.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
+        me.post_form(f"/games/{gid}", f"/games/{gid}/start", {"page_live": "1"})
         rng = random.Random(f"mails/{n}")
         if player == "mail":  # the page the game was started from is closed
             me.client.post(f"/games/{gid}/watching", data={

@@ -31,10 +31,10 @@ What it does to the mails (server/mail/delivery.py, when a row is sent):
   mails about the account.
 Webhooks are not held: a notification a user takes on webhooks only goes as before.
 
-The creator of a game is taken to its page as the lobby makes it (a game against bots begins
-at once): a decision of a game its player made less than the delay ago waits as if their page
-were live, when no page of it has said anything yet; a game started later from its page counts
-the start as a beat (server/web/presence.py).
+The lobby's page takes the creator of a game to its page as it makes it (a game against bots
+may begin at once), and a game started from its page shows it from then on: both count as a
+beat of that page, in the same transaction (server/web/presence.py), so the first decision's
+mail waits as the next ones do. A game made by the API counts nothing.
 
 Deadlines are unchanged: a page in view reaches its player (services/reach.py, its own
 ``/seen`` POST), and a held mail reaches them when it is sent. A delay of 0 turns all this off
@@ -50,7 +50,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from server.models import Game, OutboxMessage, aware
+from server.models import OutboxMessage, aware
 from server.presence_model import PagePresence
 from server.services.account_deletion import register_eraser
 
@@ -110,17 +110,6 @@ def until(row: PagePresence | None, now: datetime, delay: float) -> datetime | N
     return due if due > now else None
 
 
-def _just_made(game: Game | None, user_id: int, now: datetime,
-               delay: float) -> datetime | None:
-    """A game its creator made less than the delay ago is on its way to their screen (the
-    lobby's form leads to the game's page, which a bot game begins on at once): its first
-    decisions wait as if that page were live, until the delay after the game was made."""
-    if game is None or game.created_by != user_id or game.created_at is None:
-        return None
-    due = aware(game.created_at) + timedelta(seconds=delay)
-    return due if due > now else None
-
-
 def screen(session: Session, kind: str, found: list, now: datetime,
            delay: float) -> tuple[list, datetime | None]:
     """The envelopes of a row of ``kind`` as they go now, and the moment the whole row waits
@@ -136,9 +125,6 @@ def screen(session: Session, kind: str, found: list, now: datetime,
             continue
         row = session.get(PagePresence, (envelope.game_id, envelope.user_id))
         wait = until(row, now, delay)
-        if wait is None and row is None and kind in HELD:
-            wait = _just_made(session.get(Game, envelope.game_id), envelope.user_id, now,
-                              delay)
         if kind in HELD and wait is not None:
             held = wait if held is None else max(held, wait)
         elif kind == "step_resolved" and wait is not None or \

@@ -2,8 +2,13 @@
 (every ``presence.BEAT_SECONDS``), or, with ``left``, that it is leaving (hidden, closed,
 reloaded: a beacon). Decision mails wait while it is (services/presence.py: issue 46, item 5).
 
-The page a game is started from (its creator's, POST /games/<id>/start) shows the game from then
-on: the start counts as a beat, so the first decision's mail waits as the next ones do.
+The lobby's form takes the creator of a game to its page as it makes it (a game against bots
+may begin at once: POST /games/new), and the page a game is started from (POST
+/games/<id>/start) shows the game from then on: each counts as a beat of that page, so the first
+decision's mail waits as the next ones do. Only a form sent by a page with scripts says so
+(``page_live``, added by templates/web/_page.html as it is sent): a page without them will not
+be live. The game made is marked in the transaction that makes it (the session's flush, below),
+the start before the start's own transaction.
 
 A POST with the page's CSRF token, as the page's ``/seen`` (the page's GET and its stream's
 write nothing). 204 when recorded or nothing to record (a game not in play), 400 without the
@@ -12,10 +17,13 @@ page's token, 403 for a reader with no seat, 404 for a game the reader may not s
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, has_request_context, request
+from sqlalchemy import event, insert
+from sqlalchemy.orm import Session as OrmSession
 
 from server import db
 from server.models import Game, utcnow
+from server.presence_model import PagePresence
 from server.services import presence
 from server.web.accounts import check_form
 from server.services import lobby
@@ -48,7 +56,7 @@ def _starting():
     if request.method != "POST" or request.endpoint != "lobby.start":
         return None
     user, game_id = reader(), (request.view_args or {}).get("game_id")
-    if user is None or game_id is None or check_form():
+    if user is None or game_id is None or request.form.get("page_live") != "1" or check_form():
         return None  # the start itself answers
     with db.session() as session:
         game = session.get(Game, game_id)
@@ -57,3 +65,18 @@ def _starting():
             presence.mark(session, game_id, user.id, utcnow())
             session.commit()
     return None
+
+
+@event.listens_for(OrmSession, "after_flush")
+def _made_from_the_lobby(session, _flush_context) -> None:
+    """A game made by the lobby's form (``lobby.create``): its creator's page of it is live
+    from now, in the transaction that makes it."""
+    if not has_request_context() or request.endpoint != "lobby.create" or \
+            request.form.get("page_live") != "1":
+        return
+    made = [o for o in session.new if isinstance(o, Game) and o.created_by is not None]
+    if made:
+        now = utcnow()
+        session.connection().execute(insert(PagePresence), [
+            {"game_id": game.id, "user_id": game.created_by, "seen_at": now}
+            for game in made])

@@ -25,16 +25,19 @@ MINUTE = timedelta(minutes=1)
 
 
 def _bot_game(jack) -> int:
+    """A game against two bots made (and started) by the lobby's and the game's pages, whose
+    script says that their game page will be live (``page_live``: templates/web/_page.html)."""
     answer = jack.post_form("/", "/games/new", {
         "game_type": "mrpresident", "players": "3", "edition": "chalkboard",
         "email_p1": jack.email, "bot_p2": "greedy", "bot_p3": "greedy",
-        "bot_delay_seconds": "0"})
+        "bot_delay_seconds": "0", "page_live": "1"})
     assert answer.status_code == 303, answer.data[-2000:]
     gid = int(answer.headers["Location"].rsplit("/", 1)[1])
     with Session(db_engine(jack.client.application)) as s:
         begun = s.get(Game, gid).status == "active"  # (a bot game may begin at once)
     if not begun:
-        assert jack.post_form(f"/games/{gid}", f"/games/{gid}/start", {}).status_code == 303
+        assert jack.post_form(f"/games/{gid}", f"/games/{gid}/start",
+                              {"page_live": "1"}).status_code == 303
     return gid
 
 
