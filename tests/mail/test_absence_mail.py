@@ -291,3 +291,43 @@ def test_mr_president_others_are_told_left_then_bot_and_offered_no_claim(app, sm
             assert "Claim the win" not in _text(mail)
             assert set(_links(mail)) <= {"end", "replace"}
         assert set(_links(mails[-1])) == {"end", "replace"}
+
+
+def test_a_silent_player_who_plays_again_is_back_and_the_other_is_told(app, game,
+                                                                      smtp_catcher):
+    from tests.server.test_absences import _advance, _silent_after
+
+    gid, engine = game["id"], db.get_engine()
+    now = _silent_after(engine, gid, "nixon", utcnow())
+    _advance(engine, gid, set(), now, stop=lambda: _absence(gid).status != "open")
+    assert _absence(gid).status == "returned"
+    back = [m for m in smtp_catcher.to(game["email"]["kennedy"])
+            if "is back" in _text(m)]
+    assert len(back) == 1
+    assert "“Dick”, who plays Nixon, is back: the seat is theirs again." in _text(back[0])
+    assert not LINK.search(_text(back[0]))   # nothing left to choose
+    assert not [m for m in smtp_catcher.to(game["email"]["nixon"]) if "is back" in _text(m)]
+
+
+def test_a_game_nobody_plays_is_ended_and_every_player_told(app, game, smtp_catcher):
+    from datetime import timedelta
+
+    with Session(db.get_engine()) as s:
+        absences.abandon(s, s.get(Game, game["id"]), utcnow() + timedelta(days=31), 30)
+        s.commit()
+    for seat in ("kennedy", "nixon"):
+        told = [m for m in smtp_catcher.to(game["email"][seat])
+                if "Nobody had given an order in this game for 30 days: it was ended unrated."
+                in _text(m)]
+        assert len(told) == 1, seat
+
+
+def test_a_choice_by_reply_with_nobody_absent_is_answered_with_why(app, game, smtp_catcher):
+    jack = game["email"]["kennedy"]
+    mail = smtp_catcher.to(jack)[-1]
+    before = len(smtp_catcher.to(jack))
+    assert handle(app, reply(_as_jack(app, game, mail), "claim win")) == "order"
+    [answer] = smtp_catcher.to(jack)[before:]
+    assert ("Your reply “claim win” was not done: No seat of this game is waiting for its "
+            "players' choice.") in _text(answer)
+    assert _game(game["id"]).status == "active"
