@@ -6,7 +6,9 @@ link may choose less mail, an older mail's link may only unsubscribe, and the us
 signed-in session (with the form's CSRF token) may change everything: more mail, the language,
 the time zone, webhooks. GET shows the settings and never changes anything (mail scanners open
 every link). POST changes them: ``action`` "settings" (``mail_mode``, ``locale``, ``time_zone``:
-signed in only), "unsubscribe", "add_webhook" (``url``, ``flavor``), "remove_webhook" or
+signed in only), "name" (``display_name``, signed in only; issue 47: the rule of names,
+services/display_names.py, a refusal 422 with the reason and what was typed; empty: none),
+"unsubscribe", "add_webhook" (``url``, ``flavor``), "remove_webhook" or
 "turn_on_webhook" (``webhook_id``: one that failing posts turned off,
 server/mail/webhook_queue.py). A refused change answers 400 (403 when the link lacks the
 power, 422 for a time zone not taken) with the page, the reason and what the user typed, and
