@@ -7,7 +7,7 @@ rating ordinal score to reflect Elo?", and the ``alpha``/``target`` arguments of
 ``ordinal()``): one standard deviation of the prior is about 200 Elo points, so show
 alpha * ordinal + target with alpha = 200 / sigma0 (= 24) and target = 1500. A newcomer then
 reads 1500, the number chess players (lichess and FIDE's Glicko/Elo starting point) and Board
-Game Arena's players know as "new here"; a first loss 1457, a first win above 1500. The scale
+Game Arena's players know as "new here"; a first loss 1456, a first win 1583 (two newcomers, one game). The scale
 is a display only: the ladder's order is the ordinal's, the API keeps mu, sigma and the ordinal
 beside it. It is never shown below 0 (an ordinal under -62.5, which no real record reaches).
 """
@@ -17,7 +17,8 @@ from __future__ import annotations
 from openskill.models import PlackettLuce
 
 _PRIOR = PlackettLuce()
-ALPHA = 200 / _PRIOR.sigma     # 24 points per unit of the ordinal
+POINTS_PER_SIGMA = 200         # one standard deviation of the prior's skill
+ALPHA = POINTS_PER_SIGMA / _PRIOR.sigma     # 24 points per unit of the ordinal
 TARGET = 1500                  # a newcomer's shown rating
 
 
