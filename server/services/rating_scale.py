@@ -6,10 +6,11 @@ reads as a penalty for having started. OpenSkill's own answer (its FAQ, "How do 
 rating ordinal score to reflect Elo?", and the ``alpha``/``target`` arguments of
 ``ordinal()``): one standard deviation of the prior is about 200 Elo points, so show
 alpha * ordinal + target with alpha = 200 / sigma0 (= 24) and target = 1500. A newcomer then
-reads 1500, the number chess players (lichess and FIDE's Glicko/Elo starting point) and Board
-Game Arena's players know as "new here"; a first loss 1456, a first win 1583 (two newcomers, one game). The scale
-is a display only: the ladder's order is the ordinal's, the API keeps mu, sigma and the ordinal
-beside it. It is never shown below 0 (an ordinal under -62.5, which no real record reaches).
+reads 1500, where lichess's Glicko-2 starts every player (the number players of rated sites
+know as "new here"); two newcomers' first game leaves the loser at 1456 and the winner at 1583.
+The scale is a display only: the ladder's order is the ordinal's, and the API keeps mu, sigma
+and the ordinal beside it. It is never shown below 0 (an ordinal under -62.5, which no real
+record reaches).
 """
 
 from __future__ import annotations
