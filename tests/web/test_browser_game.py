@@ -42,6 +42,9 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
     base = f"http://127.0.0.1:{port}"
     with running_app(tmp_path, api_db_url) as app:
         app.config["BASE_URL"] = base
+        # The players' pages are open and live while they follow a decision mail's link: mail
+        # waits for no page here (issue 46, item 5, is tests/web/test_no_mail_while_watching.py).
+        app.config["PRESENCE_DELAY_SECONDS"] = 0
         engine = app.extensions["whistlestop.db"]
         with LiveServer(app, port):
             jack_ctx, dick_ctx = browser.new_context(), browser.new_context()
