@@ -32,9 +32,11 @@ What it does to the mails (server/mail/delivery.py, when a row is sent):
 Webhooks are not held: a notification a user takes on webhooks only goes as before.
 
 The lobby's page takes the creator of a game to its page as it makes it (a game against bots
-may begin at once), and a game started from its page shows it from then on: both count as a
-beat of that page, in the same transaction (server/web/presence.py), so the first decision's
-mail waits as the next ones do. A game made by the API counts nothing.
+may begin at once), and a game started from its page shows it from then on: when the form was
+sent by a page with scripts (which will be live), each counts as a beat of that page, the game
+made in the transaction that makes it, the start just before its own (server/web/presence.py),
+so the first decision's mail waits as the next ones do. A game made by the API, or by a page
+without scripts, counts nothing.
 
 Deadlines are unchanged: a page in view reaches its player (services/reach.py, its own
 ``/seen`` POST), and a held mail reaches them when it is sent. A delay of 0 turns all this off
