@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, UniqueConstraint, text
+from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, UniqueConstraint, false, text
 from sqlmodel import Field, SQLModel
 
 
@@ -114,6 +114,9 @@ class Game(SQLModel, table=True):
     # is "silent" and the other players may claim the win, end the game, hand the seat to a
     # bot or invite a replacement; 0: never.
     absent_after_missed: int = Field(default=2, sa_column_kwargs={"server_default": "2"})
+    # Issue 47: the game starts by itself when its last seat is taken, unless its creator chose
+    # to start it by hand (services/lobby.py: start_if_ready).
+    start_by_hand: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class Seat(SQLModel, table=True):

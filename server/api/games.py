@@ -46,8 +46,10 @@ def _example_game() -> dict:
 def open_game(data):
     """Open a game; answer each seat's invitation code (shown this once only).
 
-    The creator takes the seat reserved for their own address at once. The game starts when
-    its creator says so (POST /games/{id}/start) and every seat has a player.
+    The creator takes the seat reserved for their own address at once (``random_side``: the
+    server draws which seat is the creator's). The game starts by itself once every seat has
+    a player (at once when the others are bots), unless ``start_by_hand``: then when its
+    creator says so (POST /games/{id}/start).
     """
     user = auth.current_user()
     with db.session() as session:
@@ -55,7 +57,11 @@ def open_game(data):
                                       data["seats"], public=data["public"],
                                       timing=data["timing"], bots=data["bots"],
                                       bot_delay_seconds=data["bot_delay_seconds"],
-                                      spectator_chat=data["spectator_chat"])
+                                      spectator_chat=data["spectator_chat"],
+                                      start_by_hand=data["start_by_hand"],
+                                      random_side=data["random_side"])
+        lobby.start_if_ready(session, game.id)
+        session.refresh(game)
         body = {"game": present.game_body(session, game, user), "invitations": codes}
     return body
 
@@ -142,7 +148,9 @@ def join_game(data, game_id):
 @documents(401, 403, 404, 409)
 def start_game(game_id):
     """Start the game (its creator only, once every seat has a player; if the creator deleted
-    their account before the start, the player who joined it first)."""
+    their account before the start, the player who joined it first). A game that started by
+    itself when its last seat was taken (it was not opened with ``start_by_hand``) is answered
+    as it is: starting it again changes nothing."""
     user = auth.current_user()
     with db.session() as session:
         game = lobby.start_game(session, game_id, user)

@@ -263,6 +263,12 @@ class NewGameSchema(ma.Schema):
     spectator_chat = StrictBoolean(load_default=False, metadata={
         "description": "Open a spectators' chat beside the players' table talk (never mixed: "
                        "see GET /games/{id}/chat)"})
+    start_by_hand = StrictBoolean(load_default=False, metadata={
+        "description": "Wait for POST /games/{id}/start once every seat is taken (default: "
+                       "the game starts by itself then, at once when the others are bots)"})
+    random_side = StrictBoolean(load_default=False, metadata={
+        "description": "The server draws which of the seats not given to bots is yours (your "
+                       "address may be given for any seat; the others' move with the draw)"})
 
 
 class BotLevelsSchema(ma.Schema):

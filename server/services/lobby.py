@@ -90,7 +90,8 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
               seats: dict[str, str | None], public: bool = False,
               seed: str | None = None,
               timing: dict | None = None, bots: dict[str, str] | None = None,
-              bot_delay_seconds: int = 0, spectator_chat: bool = False
+              bot_delay_seconds: int = 0, spectator_chat: bool = False,
+              start_by_hand: bool = False, random_side: bool = False
               ) -> tuple[Game, dict[str, str]]:
     """Create an open game; return it and each seat's invitation code (shown only this once).
 
@@ -99,6 +100,10 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
     ``bots`` gives seats to bots (seat -> level; such a seat needs no entry in ``seats``), who
     answer ``bot_delay_seconds`` after they are asked (server/services/bots.py).
     ``spectator_chat``: the game has a spectators' chat beside the players' (services/chat.py).
+    ``start_by_hand``: the game waits for its creator's start once every seat is taken (else it
+    starts by itself: ``start_if_ready``, which the caller runs once it has filed what goes
+    with the game). ``random_side``: the creator's seat is drawn among the seats not given to
+    bots (the addresses given to the others move with the draw).
     """
     if game_type not in engine.games():
         raise LobbyError("invalid", N_("There is no game '%(game)s'; the games are %(games)s."),
@@ -112,6 +117,8 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
         raise LobbyError("invalid", N_("The seats of %(game)s are %(seats)s; give each an email "
                                          "address or null."), game=game_type,
                          seats=", ".join(names))
+    if random_side:
+        seats = _random_side(seats, bots, creator)
     emails = [normalize_email(e) for e in seats.values() if e]
     for email in emails:     # nobody's mailbox, and the deleted accounts' tombstones
         if email != creator.email and reserved_domain(email) is not None:
@@ -125,7 +132,7 @@ def open_game(session: Session, creator: User, game_type: str, options: dict | N
     seed = seed if seed is not None else secrets.token_hex(16)
     game = Game(game_type=game_type, options=options, status="open", step=0, seed=seed,
                 seed_hash=sha256_hex(seed), public=public, created_by=creator.id, bots=bots,
-                bot_delay_seconds=bot_delay_seconds, **timing)
+                bot_delay_seconds=bot_delay_seconds, start_by_hand=start_by_hand, **timing)
     codes: dict[str, str] = {}
     try:
         session.add(game)
@@ -304,10 +311,10 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
         rows = seat_rows(session, game_id)
         if code is None and not may_see(session, game, user):
             raise LobbyError("not_found", N_("There is no such game."))
-        if game.status != "open":
-            raise LobbyError("conflict", N_("The game has already started; its seats are taken."))
         if any(r.user_id == user.id for r in rows):
             raise LobbyError("conflict", N_("You already have a seat in this game."))
+        if game.status != "open":
+            raise LobbyError("conflict", N_("The game has already started; its seats are taken."))
         rows = [r for r in rows if r.seat not in (game.bots or {})]    # bots keep theirs
         if code is not None:
             matches = [r for r in rows if r.invite_token_hash == sha256_hex(code)]
@@ -345,10 +352,11 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
         session.add(OutboxMessage(kind="seat_joined", payload={
             "game_id": game_id, "seat": row.seat, "user_id": user.id}))
         session.commit()
-        return row.seat
     except BaseException:
         session.rollback()
         raise
+    start_if_ready(session, game_id)   # the last seat taken: the game begins (issue 47)
+    return row.seat
 
 
 def code_opens(session: Session, game_id: int, code: str) -> str | None:
@@ -390,14 +398,47 @@ def new_code(session: Session, game_id: int, user: User, seat: str) -> str:
         raise
 
 
+def _random_side(seats: dict, bots: dict, creator: User) -> dict:
+    """``seats`` with the creator's seat drawn among those not given to bots: the creator's
+    address goes to the drawn seat and that seat's entry to the creator's old one."""
+    mine = next((s for s, e in seats.items() if e and normalize_email(e) == creator.email), None)
+    free = [s for s in seats if s not in bots]
+    if mine is None or len(free) < 2:
+        return seats
+    drawn = secrets.choice(free)
+    swapped = dict(seats)
+    swapped[mine], swapped[drawn] = seats[drawn], seats[mine]
+    return swapped
+
+
+def start_if_ready(session: Session, game_id: int) -> bool:
+    """Start the open game once every seat has a player (bots included), unless its creator
+    starts it by hand (issue 47); True if this call started it. A game another call started
+    meanwhile is left as it is."""
+    game = session.get(Game, game_id)
+    if game is None or game.status != "open" or game.start_by_hand:
+        return False
+    if any(r.user_id is None and r.seat not in (game.bots or {})
+           for r in seat_rows(session, game_id)):
+        return False
+    try:
+        orders.start(session, game)
+    except orders.StaleStep:     # another join started it first
+        return False
+    return True
+
+
 def start_game(session: Session, game_id: int, user: User) -> Game:
     """Start an open game whose seats are all taken: the opening chance is drawn, the first
-    decisions are asked. Only its creator may start it."""
+    decisions are asked. Only its creator may start it; a game that started by itself when
+    its last seat was taken (issue 47) is answered as it is."""
     game = _game(session, game_id)
     if not may_see(session, game, user):
         raise LobbyError("not_found", N_("There is no such game."))
     if game.created_by != user.id:
         raise LobbyError("forbidden", N_("Only the game's creator can start it."))
+    if game.status != "open" and not game.start_by_hand:
+        return game      # it started by itself: starting it again changes nothing
     if game.status != "open":
         raise LobbyError("conflict", N_("The game has already started."))
     empty = [r.seat for r in seat_rows(session, game_id)

@@ -112,9 +112,12 @@ def create():
             game, codes = lobby.open_game(session, account, game_type, options, emails,
                                            public=form.get("public") == "on", timing=timing,
                                            bots=bots, bot_delay_seconds=delay,
-                                           spectator_chat=form.get("spectator_chat") == "on")
+                                           spectator_chat=form.get("spectator_chat") == "on",
+                                           start_by_hand=form.get("start_by_hand") == "on",
+                                           random_side=form.get("random_side") == "on")
             standing_orders.file_policies(session, game.id,
                                           lobby.seat_of(session, game.id, user.id), policies)
+            lobby.start_if_ready(session, game.id)   # the others are bots: it begins now
         except LobbyError as exc:
             return _lobby_error(refusal(exc), STATUS[exc.kind], form)
         except OptionsError as exc:  # the engine's reason, in the reader's words

@@ -4,6 +4,8 @@ takes the seat (by its code) and the game goes on, and the follower kept reading
 page, its moves, its chat) as if still invited."""
 from __future__ import annotations
 
+import sqlalchemy as sa
+
 from sqlmodel import Session, select
 
 from server import db
@@ -55,6 +57,17 @@ def test_a_follow_left_from_before_the_fix_grants_and_lists_nothing(client, stor
     assert gid not in listed(client, carol)
 
 
+def _insert(session, name: str, **values) -> int:
+    """A row of table ``name`` as the database has it now (not as the models say)."""
+    table = sa.Table(name, sa.MetaData(), autoload_with=session.connection())
+    if name == "game":
+        now = utcnow()
+        values = {"game_type": "tmotp", "seed": "s", "seed_hash": "h", "options": {},
+                  "status": "open", "step": 0, "public": False, "created_at": now,
+                  "updated_at": now, **values}
+    return session.execute(table.insert().values(**values).returning(table.c.id)).scalar_one()
+
+
 def test_the_migration_drops_what_lapsed_before_the_fix(empty_db_url):  # noqa: F811
     """0025 on rows written before the fix: the follows of a private game by those who may
     no longer see it go, and so do the codes of taken seats; the others stay."""
@@ -67,23 +80,22 @@ def test_the_migration_drops_what_lapsed_before_the_fix(empty_db_url):  # noqa: 
                                                               "erin"))
             s.add_all([ann, bob, carol, dave, erin])
             s.flush()
-            private = Game(game_type="tmotp", seed="s", seed_hash="h", created_by=ann.id)
-            public = Game(game_type="tmotp", seed="s", seed_hash="h", created_by=ann.id,
-                          public=True)
-            s.add_all([private, public])
-            s.flush()
-            s.add_all([Seat(game_id=private.id, seat="kennedy", user_id=ann.id,
-                            invite_token_hash="a" * 64),
-                       Seat(game_id=private.id, seat="nixon", invite_email="carol@example.org",
-                            invite_token_hash="c" * 64),
-                       Seat(game_id=public.id, seat="kennedy", user_id=bob.id,
-                            invite_token_hash="b" * 64)])
-            follows = {(private.id, u.id) for u in (ann, carol)}   # they may see it
+            # The game and seat rows as their tables were at 0024 (the models have columns
+            # of later migrations).
+            private = _insert(s, "game", created_by=ann.id)
+            public = _insert(s, "game", created_by=ann.id, public=True)
+            _insert(s, "seat", game_id=private, seat="kennedy", user_id=ann.id,
+                    invite_token_hash="a" * 64)
+            _insert(s, "seat", game_id=private, seat="nixon", invite_email="carol@example.org",
+                    invite_token_hash="c" * 64)
+            _insert(s, "seat", game_id=public, seat="kennedy", user_id=bob.id,
+                    invite_token_hash="b" * 64)
+            follows = {(private, u.id) for u in (ann, carol)}   # they may see it
             s.add_all([Spectator(game_id=g, user_id=u) for g, u in follows])
-            s.add_all([Spectator(game_id=private.id, user_id=dave.id),   # lapsed
-                       Spectator(game_id=private.id, user_id=erin.id),   # never proven
-                       Spectator(game_id=public.id, user_id=dave.id)])   # public: stays
-            kept, game_id = follows | {(public.id, dave.id)}, private.id
+            s.add_all([Spectator(game_id=private, user_id=dave.id),   # lapsed
+                       Spectator(game_id=private, user_id=erin.id),   # never proven
+                       Spectator(game_id=public, user_id=dave.id)])   # public: stays
+            kept, game_id = follows | {(public, dave.id)}, private
             s.commit()
         db.migrate(empty_db_url)
         with Session(engine) as s:

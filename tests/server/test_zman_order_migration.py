@@ -5,14 +5,14 @@ left as they are; the downgrade takes the option away."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import sqlalchemy as sa
 from alembic import command
 
 from engine.core import play_random
-from sqlmodel import Session
 
 from server import db
-from server.models import Game, User
 from tests.server.conftest import empty_db_url  # noqa: F401
 
 GAME = sa.table("game", sa.column("id", sa.Integer), sa.column("game_type", sa.String),
@@ -33,15 +33,21 @@ def test_games_begun_before_keep_the_order_placed(empty_db_url):  # noqa: F811
     engine = db.make_engine(empty_db_url)
     try:
         games = {"zman": {"edition": "zman"}, "gmt": {"edition": "gmt"}, "default": {}}
-        with Session(engine) as s:
-            ann = User(email="ann@example.org")
-            s.add(ann)
-            s.flush()
+        # Written as the tables were at 0025 (the models have columns of later migrations).
+        meta = sa.MetaData()
+        users = sa.Table("user", meta, autoload_with=engine)
+        table = sa.Table("game", meta, autoload_with=engine)
+        now = datetime.now(timezone.utc)
+        with engine.begin() as c:
+            ann = c.execute(users.insert().values(email="ann@example.org", display_name="",
+                                                  locale="en", created_at=now)
+                            .returning(users.c.id)).scalar_one()
             for options in games.values():
-                s.add(Game(game_type="tmotp", options=options, seed="s", seed_hash="h",
-                           created_by=ann.id, status="active", step=3,
-                           state={"game": "tmotp", "options": {"edition": "gmt", **options}}))
-            s.commit()
+                c.execute(table.insert().values(
+                    game_type="tmotp", options=options, seed="s", seed_hash="h",
+                    created_by=ann, status="active", step=3, public=False, created_at=now,
+                    updated_at=now,
+                    state={"game": "tmotp", "options": {"edition": "gmt", **options}}))
         before = _rows(engine)
         zman = min(before)  # the first game added
         db.migrate(empty_db_url)

@@ -120,6 +120,7 @@ def new_game_against_a_bot(page, base: str, engine, seed: str, ask_triggers: boo
     if ask_triggers:
         new_1960.locator("summary.standing-summary").click()
         new_1960.locator('input[name="standing_trigger"][value="ask"]').check()
+    new_1960.locator('input[name="start_by_hand"]').check()   # the seed is set first
     new_1960.get_by_role("button", name="Create the game").click()
     gid = int(re.search(r"/games/(\d+)", page.url).group(1))
     with Session(engine) as s:

@@ -141,6 +141,8 @@ def new_mrpresident_game(creator, others, start: bool = True, **form) -> int:
     """A game of Mr. President created from the lobby's form by ``creator`` (Candidate 1), the
     ``others`` invited to Candidates 2, 3, ... by address; they join and it starts."""
     seats = {f"email_p{i}": reader.email for i, reader in enumerate([creator, *others], 1)}
+    if not start:      # left open once the seats are taken: its creator starts it
+        form.setdefault("start_by_hand", "on")
     answer = creator.post_form("/", "/games/new", {
         "game_type": "mrpresident", "players": str(len(others) + 1), "edition": "dial",
         **seats, **form})

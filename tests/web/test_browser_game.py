@@ -61,8 +61,8 @@ def test_a_whole_game_in_two_browsers(tmp_path, api_db_url, smtp_catcher, browse
             gid = int(re.search(r"/games/(\d+)", jack.url).group(1))
             dick.goto(f"{base}/games/{gid}")
             dick.get_by_role("button", name="Take my seat").click()
-            jack.goto(f"{base}/games/{gid}")
-            jack.get_by_role("button", name="Start the game").click()
+            jack.goto(f"{base}/games/{gid}")    # it began when Dick took the last seat
+            jack.wait_for_selector("#decision-h, #players")
             screenshot(jack, "01-started-kennedy")
 
             players = {"kennedy": jack, "nixon": dick}

@@ -51,8 +51,8 @@ def test_a_few_rounds_of_mr_president_in_three_browsers(tmp_path, api_db_url, sm
             for seat in ("p2", "p3"):
                 pages[seat].goto(f"{base}/games/{gid}")
                 pages[seat].get_by_role("button", name="Take my seat").click()
-            jack.goto(f"{base}/games/{gid}")
-            jack.get_by_role("button", name="Start the game").click()
+            jack.goto(f"{base}/games/{gid}")    # it began when the last seat was taken
+            jack.wait_for_selector("#decision-h, #players")
             screenshot(jack, "mrpresident-01-started")
 
             rng, decisions, steps_seen = random.Random(5), 0, set()

@@ -14,7 +14,7 @@ from tests.web.pages_helpers import db_engine
 def test_the_open_game_s_page_tells_who_holds_it_now(app, jack, dick, lyndon):
     answer = jack.post_form("/", "/games/new", {"game_type": "tmotp", "opponent": dick.email,
                                                 "seat": "kennedy", "edition": "gmt",
-                                                "public": "on"})
+                                                "public": "on", "start_by_hand": "on"})
     assert answer.status_code == 303, answer.data[:800]
     gid = int(answer.headers["Location"].rsplit("/", 1)[1])
     assert dick.post_form(f"/games/{gid}", f"/games/{gid}/join", {}).status_code == 303

@@ -58,7 +58,9 @@ def test_an_open_seat_shows_its_code_once_and_a_new_code_replaces_it(app, jack, 
     assert old.status_code in (403, 404)
     took = dick.client.post(f"/games/{gid}/join", data={"csrf_token": csrf(shown), "code": new})
     assert took.status_code == 303
-    assert "Start the game" in text(jack.get(f"/games/{gid}").data)
+    # issue 47: the last seat taken, the game began by itself
+    page = text(jack.get(f"/games/{gid}").data)
+    assert "Start the game" not in page and "Playing against:" in page
 
 
 def test_the_local_mail_page_opens_links_at_the_top_level(app, tmp_path):
@@ -241,8 +243,7 @@ def test_a_second_browser_takes_the_seat_by_the_share_link(tmp_path, api_db_url,
             assert dick.get_by_label("Invitation code").input_value() == code
             dick.get_by_role("button", name="Join").click()
             dick.wait_for_url(f"{base}/games/{gid}")
-            jack.goto(f"{base}/games/{gid}")
-            jack.get_by_role("button", name="Start the game").click()
+            jack.goto(f"{base}/games/{gid}")    # it began when Dick took the last seat
             jack.wait_for_selector("#decision-h, #players")
             assert "Playing against:" in jack.content()
 

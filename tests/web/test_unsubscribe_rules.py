@@ -44,7 +44,8 @@ def start(app, store, jack, dick, *, seed: str = "a", **jack_settings) -> int:
     """A game of Jack (Kennedy, asked first with this seed) and Dick (Nixon), made on the
     pages; ``jack_settings``: Jack's User columns set before it starts."""
     answer = jack.post_form("/", "/games/new", {"game_type": "tmotp", "opponent": dick.email,
-                                                "seat": "kennedy", "edition": "gmt"})
+                                                "seat": "kennedy", "edition": "gmt",
+                                                "start_by_hand": "on"})   # the seed set first
     assert answer.status_code == 303, answer.data[:800]
     gid = int(answer.headers["Location"].rsplit("/", 1)[1])
     assert dick.post_form(f"/games/{gid}", f"/games/{gid}/join", {}).status_code == 303

@@ -76,9 +76,11 @@ class Client:
             return Player(user.id, user.email, token)
 
     def open_game(self, creator: Player, seats: dict, public: bool = False,
-                  options: dict | None = None, game_type: str = "tmotp") -> dict:
+                  options: dict | None = None, game_type: str = "tmotp",
+                  start_by_hand: bool = False) -> dict:
         r = self.post("/games", creator, json={"game_type": game_type, "seats": seats,
-                                               "options": options or {}, "public": public})
+                                               "options": options or {}, "public": public,
+                                               "start_by_hand": start_by_hand})
         assert r.status_code == 201, r.get_json()
         return r.get_json()
 

@@ -58,7 +58,8 @@ def test_an_open_game_nobody_else_joined_is_withdrawn(client, store, players):
 def test_a_1960_game_passes_to_the_player_who_joined_and_they_start_it(client, store,
                                                                         players):
     ann, bob = players["kennedy"], players["nixon"]
-    gid = client.open_game(ann, {"kennedy": ann.email, "nixon": bob.email})["game"]["id"]
+    gid = client.open_game(ann, {"kennedy": ann.email, "nixon": bob.email},
+                           start_by_hand=True)["game"]["id"]
     assert client.post(f"/games/{gid}/join", bob, json={}).status_code == 200
     _delete(client, ann)
     game = client.get(f"/games/{gid}", bob).get_json()
@@ -84,8 +85,8 @@ def test_a_mr_president_game_passes_to_the_earliest_joined_player(client, store)
               for n in ("barry", "lyndon", "george")]
     barry, lyndon, george = people
     gid = client.open_game(barry, {f"p{i}": p.email for i, p in enumerate(people, 1)},
-                           public=True, options={"players": 3},
-                           game_type="mrpresident")["game"]["id"]
+                           public=True, options={"players": 3}, game_type="mrpresident",
+                           start_by_hand=True)["game"]["id"]
     # George joins before Lyndon: the game passes to George.
     assert client.post(f"/games/{gid}/join", george, json={}).status_code == 200
     assert client.post(f"/games/{gid}/join", lyndon, json={}).status_code == 200

@@ -6,6 +6,7 @@ import hashlib
 
 import pytest
 
+from server.models import User
 from tests.server.api.helpers import is_problem
 
 
@@ -87,14 +88,16 @@ def test_join_start_and_show_the_game_to_each_seat(client, store, ann, bob):
     assert "still open: nixon" in body["detail"]
     r = client.post(f"/games/{gid}/join", bob, json={})
     assert r.status_code == 200 and r.get_json()["your_seat"] == "nixon"
+    # issue 47: the last seat taken, the game began by itself
+    assert r.get_json()["status"] == "active" and r.get_json()["step"] == 1
     body = is_problem(client.post(f"/games/{gid}/join", bob, json={}), 409)
     assert "already have a seat" in body["detail"]
     body = is_problem(client.post(f"/games/{gid}/start", bob), 403)
     assert body["detail"] == "Only the game's creator can start it."
-    r = client.post(f"/games/{gid}/start", ann)
-    assert r.status_code == 200
-    assert r.get_json()["status"] == "active" and r.get_json()["step"] == 1
-    is_problem(client.post(f"/games/{gid}/start", ann), 409)
+    for _ in range(2):      # the creator's start changes nothing: it began already
+        r = client.post(f"/games/{gid}/start", ann)
+        assert r.status_code == 200
+        assert r.get_json()["status"] == "active" and r.get_json()["step"] == 1
 
     state = store.state(gid)
     for player, seat, opp in ((ann, "kennedy", "nixon"), (bob, "nixon", "kennedy")):
@@ -124,8 +127,47 @@ def test_your_move_in_the_list_follows_the_decision(client, store, ann, bob):
         assert mine["your_move"] == decision["active"] == (seat in active)
 
 
+def test_a_game_opened_to_start_by_hand_waits_for_its_creator(client, store, ann, bob):
+    r = client.post("/games", ann, json={"game_type": "tmotp", "start_by_hand": True,
+                                         "seats": {"kennedy": ann.email, "nixon": bob.email}})
+    gid = r.get_json()["game"]["id"]
+    joined = client.post(f"/games/{gid}/join", bob, json={}).get_json()
+    assert joined["status"] == "open" and store.game(gid).status == "open"
+    started = client.post(f"/games/{gid}/start", ann)
+    assert started.status_code == 200 and started.get_json()["status"] == "active"
+    assert "already started" in is_problem(client.post(f"/games/{gid}/start", ann),
+                                           409)["detail"]
+
+
+def test_a_game_whose_other_seats_are_bots_starts_at_once(client, store, ann):
+    r = client.post("/games", ann, json={"game_type": "tmotp", "bots": {"nixon": "random"},
+                                         "seats": {"kennedy": ann.email}})
+    assert r.status_code == 201 and r.get_json()["game"]["status"] == "active"
+
+
+def test_random_side_draws_the_creators_seat(client, store, ann, bob):
+    from server.services import lobby
+    r = client.post("/games", ann, json={
+        "game_type": "tmotp", "random_side": True, "start_by_hand": True,
+        "seats": {"kennedy": ann.email, "nixon": bob.email}})
+    assert r.status_code == 201, r.get_json()
+    seats = {s["seat"]: s for s in r.get_json()["game"]["seats"]}
+    mine = r.get_json()["game"]["your_seat"]
+    other = "nixon" if mine == "kennedy" else "kennedy"
+    assert seats[mine]["joined"] and seats[other]["invited"] and not seats[other]["joined"]
+    with store.session() as session:
+        creator = session.get(User, ann.id)
+        drawn = {next(s for s, e in lobby._random_side(
+            {"kennedy": ann.email, "nixon": bob.email}, {}, creator).items()
+            if e == ann.email) for _ in range(64)}
+        assert drawn == {"kennedy", "nixon"}       # both sides come up (a miss: 2 ** -63)
+        assert lobby._random_side({"kennedy": ann.email, "nixon": None}, {"nixon": "random"},
+                                  creator) == {"kennedy": ann.email, "nixon": None}
+
+
 def test_join_refusals(client, store, ann, bob, eve):
-    opened = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True)
+    opened = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True,
+                              start_by_hand=True)
     gid, code = opened["game"]["id"], opened["invitations"]["nixon"]
     body = is_problem(client.post(f"/games/{gid}/join", eve, json={}), 403)
     assert "not invited" in body["detail"]

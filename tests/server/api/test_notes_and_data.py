@@ -181,7 +181,8 @@ def test_hand_over_without_deadlines_leaves_the_choice_and_frees_open_seats(clie
     untimed = made.get_json()["game"]["id"]
     assert client.post(f"/games/{untimed}/join", bob, json={}).status_code == 200
     assert client.post(f"/games/{untimed}/start", ann).status_code == 200
-    waiting = client.open_game(carl, {"kennedy": carl.email, "nixon": bob.email})["game"]["id"]
+    waiting = client.open_game(carl, {"kennedy": carl.email, "nixon": bob.email},
+                               start_by_hand=True)["game"]["id"]
     assert client.post(f"/games/{waiting}/join", bob, json={}).status_code == 200
     done = client.delete("/users/me?confirm=bob@example.org&hand_over=true", bob)
     assert done.status_code == 200, done.get_json()
