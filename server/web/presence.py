@@ -3,8 +3,9 @@
 reloaded: a beacon). Decision mails wait while it is (services/presence.py: issue 46, item 5).
 
 The lobby's form takes the creator of a game to its page as it makes it (a game against bots
-may begin at once: POST /games/new), and the page a game is started from (POST
-/games/<id>/start) shows the game from then on: each counts as a beat of that page, so the first
+may begin at once: POST /games/new), and the page a game is started or joined from (POST
+/games/<id>/start, /games/<id>/join: it may begin as its last seat is taken) shows the game
+from then on: each counts as a beat of that page, so the first
 decision's mail waits as the next ones do. Only a form sent by a page with scripts says so
 (``page_live``, added by templates/web/_page.html as it is sent): a page without them will not
 be live. The game made is marked in the transaction that makes it (the session's flush, below),
@@ -50,17 +51,20 @@ def watching(game_id: int):
 
 @bp.before_app_request
 def _starting():
-    """A game started from its page (``lobby.start``, with the page's token, by a seated
-    player): that page is live now, before the start's mails are sent."""
-    if request.method != "POST" or request.endpoint != "lobby.start":
+    """A game started from its page (``lobby.start``, by a seated player), or joined from it
+    (``lobby.join``: a game may begin as its last seat is taken), with the page's token:
+    that page is live now, before the start's mails are sent. (A join refused leaves a row
+    that concerns no mail: its reader has no seat.)"""
+    if request.method != "POST" or request.endpoint not in ("lobby.start", "lobby.join"):
         return None
     user, game_id = reader(), (request.view_args or {}).get("game_id")
     if user is None or game_id is None or request.form.get("page_live") != "1" or check_form():
         return None  # the start itself answers
     with db.session() as session:
         game = session.get(Game, game_id)
-        if game is not None and game.status == "open" and \
-                lobby.seat_of(session, game_id, user.id) is not None:
+        if game is not None and game.status == "open" and (
+                request.endpoint == "lobby.join"
+                or lobby.seat_of(session, game_id, user.id) is not None):
             presence.mark(session, game_id, user.id, utcnow())
             session.commit()
     return None

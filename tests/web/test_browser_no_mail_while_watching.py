@@ -2,7 +2,8 @@
 English and in Japanese: the game page, once its live stream is open, says it is watched (its
 beat, POST /games/<id>/watching: the PagePresence row), shows the line that states the delay
 (fitting the phone, no serious or critical axe finding), and says it leaves when it is closed
-(its beacon): the decision mail then waits only the delay from that moment. Screenshots:
+(its beacon): the decision mail then waits only the delay from that moment. The lobby's form,
+as it is sent, says that the game's page will be live (``page_live``). Screenshots:
 test-artifacts/screenshots/watching-*.png."""
 
 from __future__ import annotations
@@ -25,6 +26,17 @@ from tests.web.test_page_sweep import VIEWPORTS, problems
 
 LOCALES = {"en": {"browser": "en-US", "line": "no mail while this page is open"},
            "ja": {"browser": "ja-JP", "line": "このページを開いている間はメールを送りません"}}
+
+
+# The lobby's new-game form sent (its submit event, the sending itself cancelled): whether the
+# page's script gave it ``page_live``.
+SENT_FORM = """() => {
+  const form = document.querySelector('form[action="/games/new"]');
+  form.addEventListener("submit", e => e.preventDefault());
+  form.dispatchEvent(new Event("submit", {bubbles: true, cancelable: true}));
+  const live = form.querySelector('input[name="page_live"]');
+  return live !== null && live.value === "1";
+}"""
 
 
 def _presence(engine, gid: int, user_id: int, what, limit: float = 20.0):
@@ -88,5 +100,9 @@ def test_the_live_page_marks_presence_states_the_delay_and_says_it_leaves(
                 page.close()  # the tab is closed: its beacon says it leaves
                 gone = _presence(engine, gid, user_id, lambda r: r.left_at is not None)
                 assert gone.left_at >= live.seen_at
+                # The lobby's form, as it is sent, says the game's page will be live.
+                lobby = context.new_page()
+                lobby.goto(f"{base}/")
+                assert lobby.evaluate(SENT_FORM) is True
             finally:
                 context.close()

@@ -272,3 +272,29 @@ def test_news_the_page_shows_goes_to_whoever_is_not_watching(app, jack, dick, sm
             assert len(out) == 2  # the others still go to their webhooks
         out, held = presence.screen(s, "step_resolved", found, now + 3 * MINUTE, 120)
         assert {e.recipient for e in out if e.mail} == {"jack", "dick"}  # no beat since: gone
+
+
+def test_a_game_joined_or_started_from_a_page_with_scripts_counts_as_its_page_live(
+        app, jack, dick, smtp_catcher):
+    """The forms' ``page_live`` (the pages' script adds it): a game joined or started from a
+    page with scripts, whose game page opens next; a form without it counts nothing."""
+    answer = jack.post_form("/", "/games/new", {
+        "game_type": "mrpresident", "players": "3", "edition": "chalkboard",
+        "email_p1": jack.email, "email_p2": dick.email, "bot_p3": "greedy",
+        "bot_delay_seconds": "0", "start_by_hand": "on"})
+    gid = int(answer.headers["Location"].rsplit("/", 1)[1])
+    ids = {r.email: _user_id(app, r) for r in (jack, dick)}
+    with Session(db_engine(app)) as s:
+        assert s.get(PagePresence, (gid, ids[jack.email])) is None  # made without scripts
+    assert dick.post_form(f"/games/{gid}", f"/games/{gid}/join",
+                          {"page_live": "1"}).status_code == 303
+    with Session(db_engine(app)) as s:
+        assert s.get(PagePresence, (gid, ids[dick.email])) is not None
+        begun = s.get(Game, gid).status == "active"
+    if not begun:
+        assert jack.post_form(f"/games/{gid}", f"/games/{gid}/start",
+                              {"page_live": "1"}).status_code == 303
+        with Session(db_engine(app)) as s:
+            assert s.get(PagePresence, (gid, ids[jack.email])) is not None
+    with Session(db_engine(app)) as s:
+        assert s.get(Game, gid).status == "active"
