@@ -27,7 +27,7 @@ from server.games import presenter
 from server.i18n import gettext
 from server.mail import absence_reply, contexts
 from server.models import Game, Seat, SeatAbsence, User
-from server.services import absence_links, absences, users
+from server.services import absence_links, absences, display_names, users
 
 # The events whose mail offers the reader's choices, while the absence is open.
 OFFERING = ("left", "silent", "asked_end", "bot", "answer")
@@ -87,10 +87,24 @@ def _days(game: Game) -> int:
         return 0
 
 
-def absence(session: Session, payload: dict, settings) -> list[dict]:
-    """The envelopes (as dicts) of an "absence" row."""
-    from server.mail.recipients import _name, _reaches, _seated
+def _seated(session: Session, game_id: int) -> list[tuple[Seat, User]]:
+    return list(session.exec(select(Seat, User).join(User, User.id == Seat.user_id)
+                             .where(Seat.game_id == game_id).order_by(Seat.id)).all())
 
+
+def _name(user: User | None, shown_to: str | None = None) -> str:
+    """As server/mail/recipients._name: to themselves, their display name or their address's
+    local part; to another reader, the name they chose, else "Player <id>"."""
+    if user is None:
+        return ""
+    if shown_to is None:
+        return user.display_name or user.email.split("@")[0]
+    return display_names.shown(user, lambda message: gettext(message, shown_to))
+
+
+def absence(session: Session, payload: dict, settings) -> list[dict]:
+    """The envelopes (as dicts) of an "absence" row (server/mail/recipients.envelopes then
+    keeps the mail from a reader who wants none: only their webhooks get it)."""
     game = session.get(Game, payload["game_id"])
     if game is None:
         return []
@@ -104,8 +118,6 @@ def absence(session: Session, payload: dict, settings) -> list[dict]:
         answering = event == "answer"
         if (seat.seat != by) if answering else (seat.seat == by):
             continue   # an answer goes to the replier only; news to everybody else
-        if not _reaches(session, user, "absence"):
-            continue
         loc = user.locale
         gone = holders.get(absent) if absent else None
         offered = choices(session, settings, game, row, seat.seat, user.id, loc) \
@@ -144,8 +156,6 @@ def invitation_context(game_id: int, seat: str, inviter: str, locale: str,
 def invitation(session: Session, payload: dict, settings) -> list[dict]:
     """The envelope (as a dict) of an "absence_invitation" row, while its absence is open and
     its invitation is still the one made (a later one replaces it)."""
-    from server.mail.recipients import _name
-
     game = session.get(Game, payload["game_id"])
     row = session.get(SeatAbsence, payload["absence_id"]) if game is not None else None
     if game is None or row is None or row.status != "open" or game.status != "active":

@@ -129,22 +129,18 @@ def answer_row(seat: Seat, answer: dict, absence_id: int | None, absent: str | N
 
 
 def handle(engine, inbound_id: int, message_id: int | None, answer: dict, seat: Seat,
-           line: str) -> str:
+           line: str, finish, mark) -> str:
     """The reply's choice, made and answered (server/mail/replies.py hands it here when its
-    first line is one); "order" (answered) or "duplicate" (handled before)."""
-    from server.mail.replies import AlreadyHandled, _finish, _mark
-
+    first line is one, with its ``finish`` and ``mark``: the mail marked handled, raising
+    replies.AlreadyHandled when it was); "order" (answered)."""
     answer = {**answer, "line": quoted_line(line)}
     with Session(engine) as session:
         try:
             apply(session, seat, line,
-                  lambda s, outcome: _mark(s, inbound_id, message_id, outcome), answer)
+                  lambda s, outcome: mark(s, inbound_id, message_id, outcome), answer)
             return "order"
-        except AlreadyHandled:
-            session.rollback()
-            return "duplicate"
         except absences.AbsenceError as error:
             session.rollback()
             row, why = refusal_row(session, seat, answer, error), error.message
-    _finish(engine, inbound_id, message_id, {"kind": "absence", "refused": why}, [row])
+    finish(engine, inbound_id, message_id, {"kind": "absence", "refused": why}, [row])
     return "order"

@@ -268,7 +268,11 @@ def _order(engine, inbound_id, message_id, reply: Reply, seat: Seat, settings) -
     # Issue 46, item 1: "claim win", "end game", "bot", "replace <address>" choose what
     # happens to an absent seat, alone (server/mail/absence_reply.py, which answers it).
     if lines and absence_reply.is_line(lines[0]) and not _names_a_verb(state, lines[0]):
-        return absence_reply.handle(engine, inbound_id, message_id, answer, seat, lines[0])
+        try:
+            return absence_reply.handle(engine, inbound_id, message_id, answer, seat,
+                                        lines[0], _finish, _mark)
+        except AlreadyHandled:
+            return "duplicate"
     # Issue 27: a reply of "pause", "pause yes", "extend no"... asks for, answers or ends a
     # pause or an extension (server/mail/schedule_reply.py); issue 46, item 3: when its first
     # line is one, that is done alone and the lines after it (a sentence to the other player,
