@@ -215,7 +215,7 @@ def choose(session: Session, game_id: int, by: str, choice: str, *, seat: str | 
                                    400, seats=", ".join(a.seat for a in opened))
         absence = _absence(session, game, seat, absence_id)
         if absence.status != "open":
-            raise AbsenceError(N_("This was settled already: %(how)s."), how=absence.status)
+            raise AbsenceError(N_("This was settled already: %(how)s."), 410, how=absence.status)
         allowed = choices_for(session, game, absence, by)
         if not allowed:
             raise AbsenceError(N_("Only a present player of this game may choose what happens "

@@ -31,7 +31,7 @@ WORDS = {
           N_("Too many requests came from here in a short time; nothing was changed. Wait a "
              "minute and try again.")),
     500: (N_("Something went wrong on our side"),
-          N_("Your request was not carried out, and nothing was changed. Please try again in "
+          N_("Your request could not be completed, and nothing was changed. Please try again in "
              "a moment; if it happens again, the operator has the details.")),
 }
 GENERIC = (N_("This request could not be answered"),

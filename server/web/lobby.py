@@ -6,21 +6,22 @@ game whose seats are all taken, and following a game as a spectator."""
 
 from __future__ import annotations
 
-from engine import bots as engine_bots
-
+from datetime import timedelta
 from urllib.parse import quote
 
+from babel.dates import format_timedelta
+from engine import bots as engine_bots
 from engine.core import OptionsError
 from flask import Blueprint, redirect, request
 
 from server import db
 from server.games import UnknownGame, presenter, presenters
 from server.i18n import game_text
-from server.models import Game, User
+from server.models import Game, User, aware, utcnow
 from server.services import chat, lobby, seat_view
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, sign_in_page
-from server.web.board import show_open, show_with_refusal
+from server.web.board import _players, show_open, show_with_refusal
 from server.web.pages import page, reader
 from server.web import standing_orders
 from server.web.seats import names as seat_names
@@ -36,14 +37,42 @@ STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422, "
 PUBLIC, FINISHED = 50, 10  # public games listed: in play or open, and over
 
 
-def _row(session, game: Game, user, followed: set[int]) -> dict:
+BOTS = {"random": N_("Random bot"), "greedy": N_("Greedy bot (a rule of thumb)"),
+        "strong": N_("Strong bot")}
+
+
+def _against(others: list[dict]) -> str:
+    """The other seats and who plays them, in one line: "Dick (Nixon), Strong bot (...)"."""
+    return ", ".join(_("%(name)s (%(seat)s)", seat=o["seat_name"], name=o["name"] or (
+        _(BOTS.get(o["bot"], o["bot"])) if o["bot"] else _("an open seat"))) for o in others)
+
+
+def _row(session, game: Game, user, followed: set[int], now=None) -> dict:
+    """A game as the lobby lists it (issue 47): its name, the reader's seat, the others and
+    who plays them, where it stands (turn and phase, in the game's words), whose move it is,
+    the deadline (shown in the reader's zone) and how long ago its last move was; all read
+    through the reader's seat view (a move that may still be taken back is not shown)."""
     seat = lobby.seat_of(session, game.id, user.id) if user is not None else None
-    names = seat_names(game.game_type, locale())
-    return {"id": game.id, "status": game.status, "title": game_title(game.game_type),
-            "seat": names.get(seat, seat) if seat else None,
-            "your_move": bool(seat) and seat_view.of(session, game, seat).your_move,
-            "following": game.id in followed,
-            "may_follow": lobby.may_follow(game, user, seat, followed)}
+    loc = locale()
+    names = seat_names(game.game_type, loc)
+    seen = seat_view.of(session, game, seat)
+    row = {"id": game.id, "status": game.status, "title": game_title(game.game_type),
+           "seat": names.get(seat, seat) if seat else None,
+           "your_move": bool(seat) and seen.your_move,
+           "following": game.id in followed,
+           "may_follow": lobby.may_follow(game, user, seat, followed),
+           "against": _against(_players(session, game, seat, names)),
+           "where": None, "deciding": [], "deadline": None, "last_move": None}
+    if seen.status == "active" and seen.state is not None:
+        row["where"] = presenter(game.game_type).replay_heading(seen.view, loc)
+        row["deciding"] = [names.get(s, s) for s in seen.state.active() if s != seat
+                           and s in names]
+        row["deadline"] = seen.deadline_at
+        if seen.held_until is None and game.updated_at is not None:
+            ago = (now or utcnow()) - aware(game.updated_at)
+            row["last_move"] = _("just now") if ago < timedelta(minutes=1) else \
+                format_timedelta(-ago, add_direction=True, locale=loc, threshold=1.1)
+    return row
 
 
 @bp.get("/")

@@ -109,7 +109,7 @@ def test_every_term_has_a_translation_that_cites_its_rulebook_line(locale):
 # Glossary words in another sense: tied votes "carried over" to the next round (Mr. President)
 # are not a state a candidate has carried; a seat handed to a bot is not a hand of cards.
 OTHER_SENSES = {"carried": ("carried over", "carried to", "carried into"),
-                "turn": ("turns up", "turn up"),
+                "turn": ("turns up", "turn up", "turn the text"),  # a name's text reversed
                 # Issue 46: an absent seat handed to a bot is no hand of cards.
                 "hand": ("hand the seat", "hand your seat", "hand to a bot", "hand it to a bot",
                          "hand a seat")}

@@ -234,7 +234,8 @@ def test_following_a_public_game_lists_it_among_the_followers_games(app, jack, d
         assert len(s.exec(select(Spectator).where(Spectator.game_id == gid)).all()) == 1
     lobby = eve.get("/").data.decode()
     mine = lobby.split('id="new"', 1)[0]  # the reader's own games come first
-    assert f'<a href="/games/{gid}">#{gid}</a> 1960</td><td>Following' in mine
+    row = mine.split(f'data-game="{gid}"', 1)[1].split("</li>", 1)[0]
+    assert f'href="/games/{gid}"' in row and "1960" in row and "Following" in row
     assert f'action="/games/{gid}/follow"' not in lobby
     page = eve.get(f"/games/{gid}").data.decode()
     assert "Spectator" in page and 'name="action"' not in page
