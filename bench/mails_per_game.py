@@ -46,7 +46,7 @@ from server import db  # noqa: E402
 from server.mail import delivery, smtp  # noqa: E402
 from server.mail.recipients import MailSettings  # noqa: E402
 from server.models import Game, OutboxMessage, utcnow  # noqa: E402
-from server.presence_model import PagePresence  # noqa: E402
+from server.models import PagePresence  # noqa: E402
 from server.services.lobby import sha256_hex  # noqa: E402
 from tests.server.api.conftest import make_app  # noqa: E402
 from tests.smtp_catcher import SmtpCatcher  # noqa: E402

@@ -659,5 +659,16 @@ class SeatAbsence(SQLModel, table=True):
     settled_at: Optional[datetime] = Field(default=None, sa_type=TZ)
 
 
-# Issue 46, item 5: pages open and live (its own module; registered with the others here).
-from server.presence_model import PagePresence  # noqa: E402,F401
+
+class PagePresence(SQLModel, table=True):
+    """Issue 46, item 5 (services/presence.py): a user's page of a game: ``seen_at`` when one
+    was last live and in view (its beat), ``left_at`` when one last said it was leaving
+    (hidden, closed, reloaded). One row per (game, user), written by the page's small POSTs
+    (server/web/presence.py), read by the mail's delivery (server/mail/delivery.py). No
+    foreign keys: a row is only ever written for an active game's seated player, and says
+    nothing but when a page was live."""
+
+    game_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    seen_at: datetime = Field(sa_type=TZ)
+    left_at: Optional[datetime] = Field(default=None, sa_type=TZ)

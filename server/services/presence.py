@@ -6,7 +6,7 @@ its version check stands in: templates/web/_game_base.html), says so by a small 
 ``BEAT_SECONDS`` (``POST /games/<id>/watching`` with the page's CSRF token: server/web/
 presence.py; the stream's GET writes nothing), and says it is leaving when it is hidden, closed
 or reloaded (a beacon with ``left``). Each is one row per (game, user) in the database
-(server/presence_model.py): the web process writes it, the workers read it, so it holds across
+(server/models.py: PagePresence): the web process writes it, the workers read it, so it holds across
 processes and on the embedded defaults (SQLite, no Redis). A page is *watching* when it beat
 within ``STALE_SECONDS`` and has not said it left since; a page that vanished without a word
 (a crash, a lost network) stops counting at its last beat.
@@ -53,7 +53,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from server.models import OutboxMessage, aware
-from server.presence_model import PagePresence
+from server.models import PagePresence
 from server.services.account_deletion import register_eraser
 
 BEAT_SECONDS = 30  # a live page in view says so this often

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from server import db
 from server.models import Game, utcnow
-from server.presence_model import PagePresence
+from server.models import PagePresence
 from server.services import lobby, presence
 from server.web.accounts import check_form
 from server.web.board import _seat_and_game

@@ -16,7 +16,7 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from server.models import Game, User
-from server.presence_model import PagePresence
+from server.models import PagePresence
 from tests.server.api.conftest import running_app
 from tests.services import free_port
 from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401

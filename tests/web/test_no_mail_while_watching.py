@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from server.mail import delivery, smtp
 from server.mail.recipients import MailSettings
 from server.models import Game, OutboxMessage, aware, utcnow
-from server.presence_model import PagePresence
+from server.models import PagePresence
 from server.services import outbox, presence
 from tests.web.pages_helpers import Reader, csrf, db_engine, pick_answer
 

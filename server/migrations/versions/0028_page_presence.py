@@ -1,5 +1,5 @@
 """issue 46, item 5: no mail while you watch. One row per (game, user) whose game page is open
-and live (server/presence_model.py, services/presence.py): when it was last live and in view,
+and live (server/models.py: PagePresence, services/presence.py): when it was last live and in view,
 and when it last said it was leaving. A decision mail to a player whose page is live waits
 (server/mail/delivery.py).
 
