@@ -40,7 +40,9 @@ def test_extend_by_reply_granted_by_reply_and_once_only(app, game, smtp_catcher)
     with Session(db.get_engine()) as s:
         assert s.exec(select(Extension.status)).one() == "granted"
     assert handle(app, reply(game, "extend")) == "order"
-    [refusal] = answers(smtp_catcher, game)
+    # the asker is answered twice: the ask confirmed (issue 46, item 3), then the refusal
+    asked, refusal = answers(smtp_catcher, game)
+    assert "You have used your one extension in this game." not in asked
     assert "You have used your one extension in this game." in refusal
     assert state_of(game) == played
 
