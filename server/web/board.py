@@ -421,7 +421,27 @@ def _open_context(session, game: Game, loc: str, codes: dict) -> dict:
             "heir": display_names.shown(session.get(User, game.created_by), _)
             if game.creator_left_at is not None else None, "share_base": f"{current_app.config['BASE_URL']}/games/{game.id}"
             "/join?code=",
-            "signed_in": user is not None}
+            "signed_in": user is not None, "timing": _timing_lines(game),
+            "starts_by_hand": game.start_by_hand}
+
+
+def _timing_lines(game: Game) -> list[str]:
+    """The open game's time limits in words, for its join page (issue 47): what a player
+    agrees to by taking a seat."""
+    lines = [_("Each decision: %(hours)s hours.", hours=game.decision_hours)
+             if game.decision_hours else _("No time limit for a decision.")]
+    reminders = sorted(game.reminder_hours or [], reverse=True)
+    if game.decision_hours and reminders:
+        lines.append(_("A reminder %(hours)s hours before the deadline.",
+                       hours=", ".join(str(h) for h in reminders)))
+    if game.decision_hours:
+        lines.append(_("A missed deadline forfeits the game.") if game.on_deadline == "forfeit"
+                     else _("At a missed deadline, the seat's default order is played."))
+    if game.absent_after_missed:
+        lines.append(_("A player who misses %(n)s deadlines in a row is absent: the others "
+                       "may then claim the win, end the game, hand the seat to a bot or invite "
+                       "a replacement.", n=game.absent_after_missed))
+    return lines
 
 
 def _options_line(game: Game, loc: str) -> str | None:

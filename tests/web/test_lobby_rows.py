@@ -53,3 +53,25 @@ def test_the_rows_speak_the_readers_language(app, jack, dick):
     page = jack.get("/").data.decode()
     row = _row(page, gid)
     assert "Turn 1" not in row and "Last move" not in row and "Deadline" not in row
+
+
+def test_the_join_page_says_who_opened_the_game_its_time_limits_and_what_happens_next(
+        app, jack, dick):
+    answer = jack.post_form("/", "/games/new", {"game_type": "tmotp", "opponent": dick.email,
+                                                "seat": "kennedy", "edition": "gmt",
+                                                "decision_hours": "48",
+                                                "reminder_hours": "12",
+                                                "absent_after_missed": "3"})
+    gid = int(answer.headers["Location"].rsplit("/", 1)[1])
+    page = dick.get(f"/games/{gid}").data.decode()
+    assert "opened this game" in page and "Take my seat" in page
+    assert "Each decision: 48 hours." in page
+    assert "A reminder 12 hours before the deadline." in page
+    assert "default order is played" in page
+    assert "misses 3 deadlines in a row is absent" in page
+    assert "begins by itself as soon as every seat is taken" in page
+    by_hand = jack.post_form("/", "/games/new", {"game_type": "tmotp", "opponent": dick.email,
+                                                 "seat": "kennedy", "edition": "gmt",
+                                                 "start_by_hand": "on"})
+    gid = int(by_hand.headers["Location"].rsplit("/", 1)[1])
+    assert "the player who opened the game starts it" in dick.get(f"/games/{gid}").data.decode()
