@@ -121,7 +121,8 @@ account_deletion.register_eraser(_erase)
 
 def channels_for(session: Session, game: Game, user: User | None) -> list[str]:
     """The channels ``user`` may read in ``game``, players' first: while the game runs, a
-    seated player reads "players", another signed-in reader of the game "spectators" (when
+    seated player reads "players" (when another person holds a seat: against bots alone there
+    is nobody to talk to, issue 47), another signed-in reader of the game "spectators" (when
     open); once it is over, anyone who may see the game reads both."""
     if game.status == "finished":
         if not lobby.may_see(session, game, user):
@@ -130,10 +131,17 @@ def channels_for(session: Session, game: Game, user: User | None) -> list[str]:
     if user is None:
         return []
     if lobby.seat_of(session, game.id, user.id) is not None:
-        return [PLAYERS]
+        return [PLAYERS] if _another_person_seated(session, game, user.id) else []
     if spectators_open(session, game.id) and lobby.may_see(session, game, user):
         return [SPECTATORS]
     return []
+
+
+def _another_person_seated(session: Session, game: Game, user_id: int) -> bool:
+    """Whether a seat of the game other than the user's is a person's (not a bot's)."""
+    return any(user is not None and user != user_id and seat not in (game.bots or {})
+               for seat, user in session.exec(select(Seat.seat, Seat.user_id)
+                                              .where(Seat.game_id == game.id)))
 
 
 def may_read(session: Session, game: Game, user: User | None, channel: str) -> bool:

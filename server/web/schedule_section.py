@@ -18,6 +18,8 @@ def section(session, game: Game, seat: str | None) -> dict | None:
     a spectator or a passer-by does not) and the buttons that apply now."""
     if game.status != "active":
         return None
+    if seat is not None and pauses.humans(session, game) == [seat]:
+        return None     # against bots alone: nobody to agree a pause or grant more time
     names = seat_names(game.game_type, locale())
     now = utcnow()
     pause = pauses.current(session, game.id)
