@@ -24,7 +24,7 @@ from server.services import links, play, seat_view
 from server.web.board import form_now, held_reason, refused_line
 from server.web.decision_form import (Order, Refused, build, compose, explain, keep,
                                       nothing_chosen)
-from server.web.pages import page
+from server.web.pages import page, reader
 from server.web.seats import names as seat_names
 from server.web.words import _, speak
 
@@ -155,6 +155,7 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
         simultaneous=decision["simultaneous"],
         confirm={"action": link.action, "url": request.path} if offered else None,
         over=not current and outcome is None, form=form, step=game.step,
+        finished=game.status == "finished", signed_in=reader() is not None,
         action_url=request.path,
         preselect=link.action if current else None, submit_label=_("Send this instead"))
 

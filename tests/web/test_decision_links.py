@@ -146,9 +146,24 @@ def test_a_stale_link_shows_what_happened_and_the_way_to_the_game_page(app, stor
     page = text(r)
     assert r.status_code == 200 and "What happened since" in page
     assert 'method="post"' not in page
+    # issue 47: the verdict and the way to the game lead; what happened is folded below
+    assert page.index('id="over"') < page.index('id="game-page-first"') \
+        < page.index('id="changes-box"')
+    assert '<details id="changes-box">' in page
     r = client.post(url)
     assert r.status_code == 200 and 'method="post"' not in text(r)
     assert snapshot(store) == before
+
+
+def test_a_link_of_a_finished_game_says_so_and_leads_to_the_result(app, store, game):
+    from server.services import lobby
+    client = app.test_client()
+    url = link_for(app, game, action=game["legal"][-1])
+    with app.app_context(), Session(store.engine) as s:
+        lobby.resign(s, game["id"], game["seat"])
+    page = text(client.get(url))
+    assert "a game that is now over" in page and f'/games/{game["id"]}/result"' in page
+    assert "Your next decision comes in a new mail" not in page
 
 
 def test_every_link_of_every_mail_can_be_opened_without_changing_anything(
