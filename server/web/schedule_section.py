@@ -42,6 +42,7 @@ def section(session, game: Game, seat: str | None) -> dict | None:
                                   "hours": pending.hours, "mine": pending.seat == seat},
         "may_answer_extension": bool(seat and pending and pending.seat != seat),
         "clock_stopped": game.clock_stopped_at is not None,
+        "others": len([s for s in pauses.humans(session, game) if s != seat]),
     }
 
 

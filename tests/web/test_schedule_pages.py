@@ -46,6 +46,9 @@ def test_an_extension_asked_on_the_page_and_granted_by_the_mail_s_link(app, jack
     answer = asker.post_form(f"/games/{gid}", f"/games/{gid}/schedule",
                              {"schedule": "extension"})
     assert answer.status_code == 303
+    # issue 47: in a two-player game, "the other player", not "the other players"
+    shown = asker.get(f"/games/{gid}").get_data(as_text=True)
+    assert "the other player is asked" in shown and "the other players are asked" not in shown
     mail = smtp_catcher.wait_for_to(other.email, 1)
     mail = [m for m in smtp_catcher.to(other.email) if "more time" in
             m.get_body(("plain",)).get_content()][-1]
