@@ -75,6 +75,8 @@ TEST_PACKAGES = (
     ("redis-server", "redis-server", ()),
     ("postgresql", "initdb", ("/usr/lib/postgresql/*/bin/initdb",)),
     ("chromium", "chromium", ()),
+    # Japanese in the pages' screenshots (tests/web: en and ja at 390 px), not boxes
+    ("fonts-noto-cjk", "", ("/usr/share/fonts/opentype/noto/NotoSansCJK*.ttc",)),
 )
 
 
@@ -83,7 +85,8 @@ def ensure_test_packages() -> None:
     and this machine can (apt-get, as root or with sudo); else the tests that need one fail
     saying how to install it."""
     need = [package for package, command, elsewhere in TEST_PACKAGES
-            if not shutil.which(command) and not any(glob.glob(g) for g in elsewhere)]
+            if not (command and shutil.which(command))
+            and not any(glob.glob(g) for g in elsewhere)]
     _apt_install(need)
 
 
