@@ -444,11 +444,12 @@ def last_own_order(session: Session, game: Game):
     return last or game.created_at
 
 
-def sweep(engine: Engine, now: datetime, days: int = SILENT_GAME_DAYS,
-          limit: int = 200) -> list[int]:
+def sweep(engine: Engine, now: datetime, days: int = SILENT_GAME_DAYS) -> list[int]:
     """End, unrated as abandoned, the active games nobody has played for the operator's
     longest life of a silent game (a game paused by its players' agreement excepted); return
-    their ids. Idempotent: each game is ended on its step (compare-and-set)."""
+    their ids. Idempotent: each game is ended on its step (compare-and-set). Every active game
+    older than the limit is looked at, each by one query (an hourly sweep: a bot's orders keep
+    no game alive, so no single statement over the orders can say which games are silent)."""
     if not days:
         return []
     cutoff = now - timedelta(days=days)
@@ -457,7 +458,7 @@ def sweep(engine: Engine, now: datetime, days: int = SILENT_GAME_DAYS,
         paused = select(GamePause.game_id).where(GamePause.status == "paused")
         candidates = session.exec(select(Game.id).where(
             Game.status == "active", Game.created_at <= cutoff, Game.id.not_in(paused))
-            .order_by(Game.id).limit(limit)).all()
+            .order_by(Game.id)).all()
         for game_id in candidates:
             game = session.get(Game, game_id)
             if aware(last_own_order(session, game)) > cutoff:

@@ -394,3 +394,19 @@ def test_a_silent_mr_president_player_is_found_absent_and_a_bot_takes_the_seat(d
         assert absences.come_back(session, gid, bob) == "p2"
     assert _game_now(db_engine, gid).bots == {}
     assert _absence(db_engine, gid, "p2").status == "returned"
+
+
+def test_a_bots_moves_keep_no_game_alive(db_engine):
+    """A game against a bot whose person stopped playing: the bot's orders and the deadline's
+    defaults are nobody's own, so the game ends at the operator's longest life."""
+    gid, _users = _game(db_engine)
+    with Session(db_engine) as session:
+        game = session.get(Game, gid)
+        game.bots = {"nixon": "random"}
+        game.created_at = utcnow() - 40 * DAY
+        session.add(game)
+        session.commit()
+    _advance(db_engine, gid, {"kennedy"}, utcnow(),
+             stop=lambda: _missed(db_engine, gid, "kennedy") >= 1, limit=2000)
+    assert _own_orders(db_engine, gid) > 0            # the bot and the defaults played
+    assert absences.sweep(db_engine, utcnow() + DAY, days=30) == [gid]
