@@ -52,11 +52,11 @@ def test_placeholders_take_their_kind_from_their_name():
 
 
 def test_nested_messages_keep_their_game_names_and_their_data():
-    inner = of_event(msg("Place {left} state support cube(s).", left=2), 22)
+    inner = of_event(msg("Place {left} state support cubes.", left=2), 22)
     outer = plain("Stop: {prompt}", prompt=inner)
-    assert outer == "Stop: Gaffe: Place 2 state support cube(s)."
+    assert outer == "Stop: Gaffe: Place 2 state support cubes."
     assert isinstance(outer, Message) and outer.data()[1]["prompt"] == [
-        "{card}: {prompt}", {"card": 22, "prompt": ["Place {left} state support cube(s).",
+        "{card}: {prompt}", {"card": 22, "prompt": ["Place {left} state support cubes.",
                                                     {"left": 2}]}]
     assert of_event(msg("Take it."), None) == "The event: Take it."
     assert of_event(msg("Take it."), None, unnamed=False) == "Take it."

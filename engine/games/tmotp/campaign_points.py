@@ -130,7 +130,10 @@ class Advertising(Step):
             g.end()
 
     def prompt(self, g, f, seat):
-        return msg("Advertising: place {left} media support cube(s) in any region's advertising "
+        if f["left"] == 1:
+            return msg("Advertising: place {left} media support cube in any region's "
+                       "advertising box (it removes an opposing cube first).", left=f["left"])
+        return msg("Advertising: place {left} media support cubes in any region's advertising "
                    "box (each removes an opposing cube first).", left=f["left"])
 
 

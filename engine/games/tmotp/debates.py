@@ -253,7 +253,10 @@ class DebateAward(Step):
             g.end()
 
     def prompt(self, g, f, seat):
-        return msg("You won {issue}: place {left} state support cube(s) in any states, with no "
+        if f["left"] == 1:
+            return msg("You won {issue}: place {left} state support cube in any state, with no "
+                       "support check.", issue=f["issue"], left=f["left"])
+        return msg("You won {issue}: place {left} state support cubes in any states, with no "
                    "support checks.", issue=f["issue"], left=f["left"])
 
 

@@ -258,7 +258,10 @@ def _place_support(g, f, seat, verb, args):
         return g.prompt(seat)
     if verb == "done":
         if not f["optional"]:
-            return msg("You must place all {left} state support cube(s) before you are done.",
+            if f["left"] == 1:
+                return msg("You must place the last state support cube before you are done.",
+                           left=f["left"])
+            return msg("You must place all {left} state support cubes before you are done.",
                        left=f["left"])
         return None if not args else g.prompt(seat)
     if len(args) != 2:

@@ -65,16 +65,19 @@ class PlaceSupport(Step):
     def prompt(self, g, f, seat):
         left, per_state = f["left"], f["per_state"]
         capped = per_state < 99
-        if f["optional"] and capped:
-            prompt = msg("Place up to {left} state support cube(s), at most {per_state} per "
+        if left == 1:
+            prompt = msg("Place up to {left} state support cube.", left=left) \
+                if f["optional"] else msg("Place {left} state support cube.", left=left)
+        elif f["optional"] and capped:
+            prompt = msg("Place up to {left} state support cubes, at most {per_state} per "
                          "state.", left=left, per_state=per_state)
         elif f["optional"]:
-            prompt = msg("Place up to {left} state support cube(s).", left=left)
+            prompt = msg("Place up to {left} state support cubes.", left=left)
         elif capped:
-            prompt = msg("Place {left} state support cube(s), at most {per_state} per state.",
+            prompt = msg("Place {left} state support cubes, at most {per_state} per state.",
                          left=left, per_state=per_state)
         else:
-            prompt = msg("Place {left} state support cube(s).", left=left)
+            prompt = msg("Place {left} state support cubes.", left=left)
         return of_event(prompt, f.get("card"), unnamed=False)
 
 

@@ -62,12 +62,18 @@ class IssueCubes(Step):
         issue_cubes_continue(g)
 
     def prompt(self, g, f, seat):
-        if f["mode"] == "gain":
-            prompt = msg("Add {left} issue support cube(s) for {seat}, one at a time, on the "
-                         "issue(s) of your choice.", left=f["left"], seat=f["target"])
+        if f["mode"] == "gain" and f["left"] == 1:
+            prompt = msg("Add {left} issue support cube for {seat} on the issue of your "
+                         "choice.", left=f["left"], seat=f["target"])
+        elif f["mode"] == "gain":
+            prompt = msg("Add {left} issue support cubes for {seat}, one at a time, on the "
+                         "issues of your choice.", left=f["left"], seat=f["target"])
+        elif f["left"] == 1:
+            prompt = msg("Remove {left} of {seat}'s issue support cubes from the issue of your "
+                         "choice.", left=f["left"], seat=f["target"])
         else:
-            prompt = msg("Remove {left} of {seat}'s issue support cube(s), one at a time, from "
-                         "the issue(s) of your choice.", left=f["left"], seat=f["target"])
+            prompt = msg("Remove {left} of {seat}'s issue support cubes, one at a time, from "
+                         "the issues of your choice.", left=f["left"], seat=f["target"])
         return of_event(prompt, f.get("card"))
 
 
