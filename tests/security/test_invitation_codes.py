@@ -13,7 +13,8 @@ from tests.server.api.helpers import is_problem
 
 def test_a_used_code_does_not_open_the_seat_again_once_it_is_freed(client, store, players):
     ann, bob = players["kennedy"], players["nixon"]
-    body = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True)
+    body = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True,
+                            start_by_hand=True)
     gid, code = body["game"]["id"], body["invitations"]["nixon"]
     assert client.post(f"/games/{gid}/join", bob, json={"code": code}).status_code == 200
     assert client.delete(f"/users/me?confirm={bob.email}&hand_over=true", bob).status_code \
@@ -31,7 +32,7 @@ def test_a_used_code_does_not_open_the_seat_again_once_it_is_freed(client, store
 
 def test_a_used_code_of_a_private_game_shows_nothing(client, players):
     ann, bob = players["kennedy"], players["nixon"]
-    body = client.open_game(ann, {"kennedy": ann.email, "nixon": None})
+    body = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, start_by_hand=True)
     gid, code = body["game"]["id"], body["invitations"]["nixon"]
     assert client.post(f"/games/{gid}/join", bob, json={"code": code}).status_code == 200
     eve = client.signup("eve@example.org")
@@ -41,7 +42,8 @@ def test_a_used_code_of_a_private_game_shows_nothing(client, players):
 def test_a_code_kept_by_a_seat_taken_before_the_fix_dies_when_the_seat_is_freed(
         client, store, players):
     ann, bob = players["kennedy"], players["nixon"]
-    body = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True)
+    body = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True,
+                            start_by_hand=True)
     gid, code = body["game"]["id"], body["invitations"]["nixon"]
     assert client.post(f"/games/{gid}/join", bob, json={"code": code}).status_code == 200
     with store.session() as s:       # the row as a join before the fix left it

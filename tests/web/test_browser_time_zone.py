@@ -41,7 +41,7 @@ def test_a_browser_in_tokyo_signs_in_and_moves_to_madrid(tmp_path, api_db_url, s
             screenshot(page, "time-zone-settings-390")
 
             field.fill("Europe/Madrid")
-            page.get_by_role("button", name="Save").click()
+            page.get_by_role("button", name="Save", exact=True).click()
             page.wait_for_selector("#notice")
             assert zone() == "Europe/Madrid"
             assert "UTC+0" in page.locator("#time-now").inner_text()

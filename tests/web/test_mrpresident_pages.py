@@ -157,7 +157,8 @@ def test_a_three_player_game_from_the_lobby(app, jack, dick, lyndon):
     assert "Candidate 3" in opened and ("dial edition, electoral vote, short version, the most "
                                         "electoral votes win, 3 candidates") in opened
     listed = text(jack.get("/").data)
-    assert f"#{gid}</a> Mr. President" in listed
+    row = listed.split(f'data-game="{gid}"', 1)[1].split("</li>", 1)[0]
+    assert "<strong>Mr. President</strong>" in row and f"#{gid}" in row
     jack.post_form(f"/games/{gid}", f"/games/{gid}/start", {})
     page = text(jack.get(f"/games/{gid}").data)
     assert "Round 1 of 12" in page and "4 electoral cards a round" in page
