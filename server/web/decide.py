@@ -18,6 +18,7 @@ from flask import Blueprint, current_app, request
 from sqlalchemy.exc import IntegrityError
 
 from server import db
+from server.games import presenter
 from server.i18n import game_text
 from server.models import Game, User
 from server.services import links, play, seat_view
@@ -153,11 +154,26 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
         prompt=game_text.text(decision["prompt"], locale, game.game_type)
         if decision["active"] and current else None,
         simultaneous=decision["simultaneous"],
-        confirm={"action": link.action, "url": request.path} if offered else None,
+        confirm={"action": link.action, "url": request.path,
+                 "words": choice_words(game.game_type, view, link.action, locale)}
+        if offered else None,
         over=not current and outcome is None, form=form, step=game.step,
         finished=game.status == "finished", signed_in=reader() is not None,
         action_url=request.path,
         preselect=link.action if current else None, submit_label=_("Send this instead"))
+
+
+def choice_words(game_type: str, view: dict, action: str, loc: str) -> str | None:
+    """The link's choice as its decision mail names it (issue 47: words, not notation): the
+    label of its option under its card's or kind's heading; None when the mail names it by
+    a range or the notation only."""
+    for group in presenter(game_type).mail_choices(view, loc)["groups"]:
+        for option in group.get("options") or []:
+            if option["action"] == action and option["label"] != action:
+                heading = group.get("heading")
+                label = option["label"]
+                return f"{heading}: {label}" if heading and heading not in label else label
+    return None
 
 
 def _game_url(game_id: int) -> str:

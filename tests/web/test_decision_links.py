@@ -216,3 +216,15 @@ def test_the_link_opens_the_decision_form_and_may_send_another_choice_once(app, 
                       ).all()[-1] == other
         assert s.exec(select(func.count()).select_from(UsedLink)).one() == 1
     assert "used already" in text(client.post(url, data={"action": other}))
+
+
+def test_the_links_choice_is_named_in_words_not_notation(app, store, game):
+    """Issue 47, item 5: "Your choice from the mail:" names the choice as the mail did."""
+    from server.web.decide import choice_words
+    with app.app_context(), Session(store.engine) as s:
+        view = svc.whole_state(s, s.get(Game, game["id"])).view(game["seat"])
+    named = [(a, choice_words("tmotp", view, a, "en")) for a in game["legal"]]
+    action, words = next((a, w) for a, w in named if w)
+    page = text(app.test_client().get(link_for(app, game, action=action)))
+    assert f'<strong id="choice-words">{html.escape(words)}</strong>' in page
+    assert f'<span class="choice">{action}</span>' not in page
