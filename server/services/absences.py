@@ -50,7 +50,7 @@ from sqlmodel import Session, select
 from server.catalogue import N_
 from server.models import (AutoOrder, Game, GamePause, Order, OutboxMessage, Seat, SeatAbsence,
                            User, aware, utcnow)
-from server.services import live, outbox, ratings
+from server.services import live, outbox, ratings, users
 from server.services.users import sha256_hex
 
 CHOICES = ("claim", "end", "bot", "replace")
@@ -88,6 +88,8 @@ def open_ones(session: Session, game_id: int) -> list[SeatAbsence]:
 
 def present(session: Session, game: Game) -> list[str]:
     """The seats held by a person who is not absent (nor a bot's), in seat order."""
+    # (pauses.humans without the absent seats; not imported from there: pauses reaches the
+    # order service through the clock, which imports this module)
     absent = {a.seat for a in open_ones(session, game.id)}
     return [s for s, u in session.exec(select(Seat.seat, Seat.user_id)
                                        .where(Seat.game_id == game.id).order_by(Seat.id))
@@ -261,7 +263,7 @@ def _apply(session: Session, game: Game, absence: SeatAbsence, by: str, choice: 
         return Choice("bot", absence.id)
     code = secrets.token_urlsafe(12)
     absence.invite_token_hash, absence.invited_by = sha256_hex(code), by
-    absence.invite_email = (invite_email or "").strip() or None
+    absence.invite_email = _invited(invite_email)
     session.add(absence)
     outbox.write(session, "absence", {"game_id": game.id, "absence_id": absence.id,
                                       "seat": absence.seat, "event": "invited", "by": by})
@@ -270,6 +272,24 @@ def _apply(session: Session, game: Game, absence: SeatAbsence, by: str, choice: 
             "game_id": game.id, "absence_id": absence.id, "seat": absence.seat,
             "email": absence.invite_email, "code": code, "by": by})
     return Choice("invited", absence.id, code)
+
+
+def _invited(typed: str | None) -> str | None:
+    """The replacement's address as typed on any channel, checked once here: none, or an
+    address mail can reach; AbsenceError (422) otherwise."""
+    typed = (typed or "").strip()
+    if not typed:
+        return None
+    if not users.is_address(typed):
+        raise AbsenceError(N_("“%(email)s” is not a mail address: leave the field empty to pass "
+                              "the link on yourself."), 422, email=typed)
+    try:
+        return users.check_address(typed)
+    except users.AddressRefused as refused:
+        raise AbsenceError(N_("No mail can reach %(email)s: “.%(domain)s” is a reserved domain. "
+                              "Invite an address somebody reads, or leave the field empty to "
+                              "pass the link on yourself."), 422, email=typed,
+                           domain=refused.domain) from None
 
 
 def _hand_to_bot(session: Session, game: Game, absence: SeatAbsence, by: str | None) -> None:

@@ -64,6 +64,16 @@ def reserved_domain(email: str) -> str | None:
     return top if top in RESERVED_TLDS else None
 
 
+def is_address(text: str) -> bool:
+    """Whether ``text`` is an email address, as the API's schemas check one (marshmallow)."""
+    from marshmallow import ValidationError, validate
+    try:
+        validate.And(validate.Length(max=320), validate.Email())(text)
+        return True
+    except ValidationError:
+        return False
+
+
 def check_address(email: str) -> str:
     """The address in its normal form; AddressRefused if it is in a reserved domain."""
     top = reserved_domain(email)

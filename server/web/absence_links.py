@@ -25,6 +25,8 @@ def take_seat_url(game_id: int, code: str) -> str:
 
 
 def _link(session, game_id: int, token: str):
+    """The link ``token`` carries, still good for its choice (in its player's language), or
+    None and the page refusing it."""
     try:
         link = absence_links.read(session, current_app.config["SECRET_KEY"], token, game_id,
                                   float(current_app.config["LINK_MAX_AGE_SECONDS"]))
@@ -32,6 +34,10 @@ def _link(session, game_id: int, token: str):
         return None, _refused(refused)
     user = session.get(User, link.user_id)
     speak(user.locale if user else "en")
+    try:
+        absence_links.still_good(session, link)
+    except absence_links.LinkRefused as refused:
+        return None, _refused(refused)
     return link, None
 
 
@@ -58,10 +64,6 @@ def show(game_id: int, token: str):
         link, refusal = _link(session, game_id, token)
         if refusal is not None:
             return refusal
-        try:
-            absence_links.still_good(session, link)
-        except absence_links.LinkRefused as refused:
-            return _refused(refused)
         return _page(session, link, token)
 
 
@@ -71,18 +73,10 @@ def choose(game_id: int, token: str):
         link, refusal = _link(session, game_id, token)
         if refusal is not None:
             return refusal
-        try:
-            absence_links.still_good(session, link)
-        except absence_links.LinkRefused as refused:
-            return _refused(refused)
         form_refused = check_form()
         if form_refused:
             return page("refused.html", 400, locale(), refusal=form_refused)
         email = (request.form.get("email") or "").strip() if link.choice == "replace" else ""
-        if email and ("@" not in email or len(email) > 254 or any(c.isspace() for c in email)):
-            return page("refused.html", 422, locale(), refusal=_(
-                "“%(email)s” is not a mail address: leave the field empty to pass the link on "
-                "yourself.", email=email))
         try:
             done = absences.choose(session, game_id, link.seat, link.choice,
                                    absence_id=link.absence_id, invite_email=email or None,

@@ -17,7 +17,7 @@ from server.models import Game, Seat, SeatAbsence
 from server.services import absences, lobby
 from server.services.users import sha256_hex
 from server.web.absence_section import LABELS
-from server.web.accounts import check_form, is_email
+from server.web.accounts import check_form
 from server.web.board import show_with_refusal
 from server.web.pages import page, reader, signed_in_only
 from server.web.seats import names as seat_names
@@ -59,10 +59,6 @@ def choose(game_id: int, signed_in):
     refused = check_form()
     if refused:
         return _refused(game_id, refused, 400, typed)
-    if choice == "replace" and typed["invite_email"] and not is_email(typed["invite_email"]):
-        return _refused(game_id, _("“%(email)s” is not a mail address: leave the field empty "
-                                   "to pass the link on yourself.",
-                                   email=typed["invite_email"]), 422, typed)
     if choice in ("claim", "end") and form.get("confirm") != "yes":
         return _refused(game_id, _("Tick “I am sure” first: this ends the game."), 422, typed)
     with db.session() as session:

@@ -11,7 +11,6 @@ from datetime import timedelta
 from flask import Blueprint, Flask, current_app, redirect, request, session as cookie
 from flask_login import LoginManager, login_user, logout_user
 from flask_wtf.csrf import validate_csrf
-from marshmallow import ValidationError, validate
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from wtforms import ValidationError as CsrfRefused
@@ -88,13 +87,7 @@ def check_form() -> str | None:
                  "try again.")
 
 
-def is_email(text: str) -> bool:
-    """Whether ``text`` is an email address, as the API's schemas check one (marshmallow)."""
-    try:
-        validate.And(validate.Length(max=320), validate.Email())(text)
-        return True
-    except ValidationError:
-        return False
+is_email = users.is_address   # the one check of an address (server/services/users.py)
 
 
 def sign_in_page(next_path: str = "/", status: int = 200, error: str | None = None,

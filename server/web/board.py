@@ -213,7 +213,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         game=game, seat=seat, seat_name=names.get(seat) if seat else None,
         many=len(state.seats) > 2,
         help_url=page_url(game.game_type) or f"/help/notation/{game.game_type}",
-        players=_players(session, game, seat, names),
+        players=players(session, game, seat, names),
         may_resign=seat is not None and game.status == "active",
         may_follow=lobby.may_follow(game, reader(), seat, lobby.followed(session, reader())),
         log=_log(messages, loc, game.game_type),
@@ -333,7 +333,7 @@ def _drawn(messages: list, loc: str, game_type: str) -> list[str]:
             if shown.draw_note(message)]
 
 
-def _players(session, game: Game, seat: str | None, names: dict) -> list[dict]:
+def players(session, game: Game, seat: str | None, names: dict) -> list[dict]:
     """The other seats and who plays them: the name they chose, else "Player <id>" (never an
     address: display_names.shown), or the bot's level."""
     out = []

@@ -21,7 +21,7 @@ from server.models import Game, User, aware, utcnow
 from server.services import chat, lobby, seat_view
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, sign_in_page
-from server.web.board import _players, show_open, show_with_refusal
+from server.web.board import players, show_open, show_with_refusal
 from server.web.pages import page, reader
 from server.web import standing_orders
 from server.web.seats import names as seat_names
@@ -61,7 +61,7 @@ def _row(session, game: Game, user, followed: set[int], now=None) -> dict:
            "your_move": bool(seat) and seen.your_move,
            "following": game.id in followed,
            "may_follow": lobby.may_follow(game, user, seat, followed),
-           "against": _against(_players(session, game, seat, names)),
+           "against": _against(players(session, game, seat, names)),
            "where": None, "deciding": [], "deadline": None, "last_move": None}
     if seen.status == "active" and seen.state is not None:
         row["where"] = presenter(game.game_type).replay_heading(seen.view, loc)

@@ -410,3 +410,20 @@ def test_a_bots_moves_keep_no_game_alive(db_engine):
              stop=lambda: _missed(db_engine, gid, "kennedy") >= 1, limit=2000)
     assert _own_orders(db_engine, gid) > 0            # the bot and the defaults played
     assert absences.sweep(db_engine, utcnow() + DAY, days=30) == [gid]
+
+
+def test_a_replacement_address_is_checked_once_for_every_channel(db_engine):
+    """The service refuses an address that is none, or that no mail can reach (a reserved
+    domain), whatever channel typed it, changing nothing (issue 46)."""
+    gid, _users = _game(db_engine)
+    _silent_after(db_engine, gid, "nixon", utcnow())
+    for typed, words in (("not an address", "is not a mail address"),
+                         ("someone@nowhere.invalid", "reserved domain")):
+        with Session(db_engine) as session, pytest.raises(AbsenceError) as refused:
+            absences.choose(session, gid, "kennedy", "replace", invite_email=typed)
+        assert refused.value.status == 422 and words in str(refused.value)
+    assert _absence(db_engine, gid, "nixon").invite_token_hash is None
+    assert _kinds(db_engine, gid, "absence_invitation") == []
+    with Session(db_engine) as session:
+        absences.choose(session, gid, "kennedy", "replace", invite_email=" Cleo@Example.org ")
+    assert _kinds(db_engine, gid, "absence_invitation")[0]["email"] == "cleo@example.org"
