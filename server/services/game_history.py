@@ -21,14 +21,16 @@ import json
 import engine.core as engine
 from engine.core import history
 from sqlalchemy import bindparam, delete, select
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from server import db
-from server.models import GameNote, LogEntry
+from server.models import Game, GameNote, LogEntry
 from server.raw_sql import Raw
 
 _NOTE_INSERT = Raw(GameNote.__table__.insert())
 _LOG = LogEntry.__table__
+_GAME = Game.__table__
 _NOTES = GameNote.__table__
 # Run on the driver's cursor (server/raw_sql.py): every view of a late game reads hundreds of
 # rows.
@@ -73,11 +75,45 @@ def notes(session: Session, game_id: int) -> list:
 
 def whole(session: Session, game, copy: bool = True):
     """The game's engine state with its whole history, for a view. A state that holds its
-    history already (a state replayed in memory, services/held_view.py) is taken as it is."""
+    history already (a state replayed in memory, services/held_view.py) is taken as it is.
+
+    The history is the one of the state ``game`` holds, even when later moves were committed
+    after its row was read: outside a reading snapshot (db.reading), on PostgreSQL's READ
+    COMMITTED, the log's rows are read later than the game's and may hold a worker's move
+    made meanwhile (the e2e game's 500 on POST /start while the bot played). The log and the
+    notes only grow, so the state's history is their first rows. A move taken back meanwhile
+    changes those rows: then the game's row is read again, with them (``_reread``)."""
     data = game.state
     if not history.is_trimmed(data):
         return engine.from_dict(data, copy=copy)
+    for _ in range(_READS):
+        try:
+            return _joined(session, game.id, data, copy)
+        except ValueError:
+            data = _reread(session, game)
+    return _joined(session, game.id, data, copy)
+
+
+_READS = 3
+
+
+def _joined(session: Session, game_id: int, data: dict, copy: bool):
+    log_end = data["log_from"] + len(data["log"])
+    notes_end = data["notes_from"] + len(data["notes"])
     if copy:    # only the stored part is shared with the game's row: the rows' lists are new
         data = json.loads(json.dumps(data))
-    return engine.from_dict(history.join(data, log_in_play(session, game.id),
-                                         notes(session, game.id)), copy=False)
+    return engine.from_dict(history.join(data, log_in_play(session, game_id)[:log_end],
+                                         notes(session, game_id)[:notes_end]), copy=False)
+
+
+def _reread(session: Session, game) -> dict:
+    """The game's row read again in the session's transaction (its columns set on ``game``,
+    a Game or a games.GameRow); its state."""
+    row = session.execute(select(_GAME).where(_GAME.c.id == game.id)).one()
+    tracked = hasattr(game, "_sa_instance_state")   # a Game: set as loaded, not as changed
+    for name, value in row._mapping.items():
+        if tracked:
+            set_committed_value(game, name, value)
+        else:
+            setattr(game, name, value)
+    return game.state
