@@ -32,6 +32,7 @@ from itertools import permutations
 
 from engine.games.tmotp.data import CARDS, STATES, ZONE_DISTANCE, other, travel_cost
 import server.games.tmotp.board as board
+from server.games.tmotp import choice_facts
 from server.games.tmotp.page_words import Words
 from server.parsing import digits, whole
 from server.web.decision_form import Order, Refused
@@ -53,7 +54,7 @@ def build(decision: dict, view: dict, loc: str) -> dict:
     step = asks.get("step", "")
     words = Words(loc)
     form = {"kind": "choices", "step_name": step, "groups": [], "rows": [],
-            "legal": legal}
+            "legal": legal, "facts": choice_facts.decision(view, words)}
     if step == "activity":
         _activity(form, legal, view, words)
     elif step == "campaigning" and asks.get("plan"):
@@ -63,14 +64,14 @@ def build(decision: dict, view: dict, loc: str) -> dict:
     elif step == "positioning":
         _positioning(form, legal, view, words)
     elif step in ABOUT_A_CARD and _card_asked(view, asks) is not None:
-        options = [o for g in _groups(legal, words, asks) for o in g["options"]]
+        options = [o for g in _groups(legal, words, asks, view) for o in g["options"]]
         form.update(kind="card", card=face(_card_asked(view, asks), view["seat"], loc),
                     groups=[{"legend": _("Trigger its event?") if step == "trigger"
                              else _("Which side of the Debate Board?"), "options": options}])
     elif any(len(_numbers(a)) > 1 for a in legal):
         _cards(form, legal, view, words)
     elif step in PICKING and any(_numbers(a) for a in legal):
-        form.update(kind="picks", groups=_groups(legal, words, asks))
+        form.update(kind="picks", groups=_groups(legal, words, asks, view))
         for group in form["groups"]:
             for option in group["options"]:
                 numbers = _numbers(option["value"])
@@ -82,7 +83,7 @@ def build(decision: dict, view: dict, loc: str) -> dict:
                     option["card"]["favours"] = checked_state(CARDS[numbers[0]]["state"],
                                                               view, words)
     else:
-        form["groups"] = _groups(legal, words, asks)
+        form["groups"] = _groups(legal, words, asks, view)
     return form
 
 
@@ -225,14 +226,15 @@ def _cards(form, legal, view, words) -> None:
     form["groups"] = _groups([a for a in legal if not _numbers(a)], words, {})
 
 
-def _groups(actions, words, asks) -> list[dict]:
-    """The actions as radio choices in words, a group per verb, in the engine's order."""
+def _groups(actions, words, asks, view=None) -> list[dict]:
+    """The actions as radio choices in words, a group per verb, in the engine's order; with
+    the ``view``, a state or issue offered is shown with its facts (choice_facts.label)."""
     groups: dict[str, dict] = {}
     for a in actions:
         verb = a.split()[0]
         group = groups.setdefault(verb, {"legend": words.verb(verb, asks.get("step", "")),
                                          "options": []})
-        group["options"].append({"value": a, "label": words.action(a, asks)})
+        group["options"].append({"value": a, "label": choice_facts.label(a, asks, view, words)})
     return list(groups.values())
 
 

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from engine.games.tmotp.data import CANDIDATES, CARDS, STATES
+from server.games.tmotp import choice_facts
 from server.games.tmotp.page_words import Words
 from server.parsing import digits
 
@@ -28,13 +29,14 @@ def mail_choices(view: dict, loc: str) -> dict:
     legal = list(view["legal_actions"])
     asks = view.get("asks") or {}
     words = Words(loc)
-    groups: list[dict] = []
+    # The facts the decision is weighed by (choice_facts.decision) lead the choices.
+    groups: list[dict] = [_group(note=line) for line in choice_facts.decision(view, words)]
     rest = [a for a in legal if not a.endswith(PREEMPT)]
     if asks.get("step") == "activity":
         rest = _hand(groups, rest, view, words)
     rest = _ranges(groups, rest, view, words)
     rest = _picks(groups, rest, words)
-    groups.extend(_by_verb(rest, words, asks))
+    groups.extend(_by_verb(rest, words, asks, view))
     suffixes = ([{"suffix": PREEMPT.strip(), "label": words._(
         "Add “preempt” to a play for CP to spend 2 momentum markers so that your opponent "
         "cannot trigger its event (example: %(example)s).",
@@ -150,7 +152,7 @@ def _picks(groups: list, legal: list[str], words: Words) -> list[str]:
     return [a for a in legal if a not in set(same)]
 
 
-def _by_verb(legal: list[str], words: Words, asks: dict) -> list[dict]:
+def _by_verb(legal: list[str], words: Words, asks: dict, view: dict | None = None) -> list[dict]:
     groups: dict[str, dict] = {}
     decided = words.card(asks["card"]) if asks.get("card") in CARDS else None
     for a in legal:
@@ -160,22 +162,23 @@ def _by_verb(legal: list[str], words: Words, asks: dict) -> list[dict]:
                 decided["name"], card_facts(decided, words), text=decided["effect"] or None))
         else:
             group = groups.setdefault(verb, _group(words.verb(verb, asks.get("step", ""))))
-        group["options"].append({"action": a, "label": _label(a, words, asks)})
+        group["options"].append({"action": a, "label": _label(a, words, asks, view)})
     for group in groups.values():  # "Pass" over its one order "Pass" says it twice
         if [o["label"] for o in group["options"]] == [group["heading"]]:
             group["heading"] = None
     return list(groups.values())
 
 
-def _label(action: str, words: Words, asks: dict) -> str:
-    """An order in words; a card it names with its facts."""
+def _label(action: str, words: Words, asks: dict, view: dict | None = None) -> str:
+    """An order in words; a card it names with its facts, a state or issue with its own
+    (choice_facts.label)."""
     w = action.split()
     numbers = [n for n in _numbers(action) if n in CARDS]
     if len(numbers) == 1 and w[0] in ("debate", "strategy", "take", "resolve", "discard",
                                       "choose"):
         card = words.card(numbers[0])
         return f"{card['name']} ({card_facts(card, words)})"
-    return words.action(action, asks)
+    return choice_facts.label(action, asks, view, words)
 
 
 def _numbers(action: str) -> list[int]:
