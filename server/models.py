@@ -132,6 +132,10 @@ class Seat(SQLModel, table=True):
     # How many of the game's notes the seat's mails have shown: the next "your decision" mail
     # tells what changed since.
     notes_mailed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # How many of the game's notes the game page had shown its player when they last looked
+    # (the page's "seen" beacon); None before. The page's "since you last looked" tells the
+    # notes after them (issue 47, server/web/news.py).
+    notes_viewed: Optional[int] = None
     # Whether a channel has reached the seat's player (server/services/reach.py): the latest
     # step a mail accepted by the SMTP server, a webhook's 2xx, a page view or an order reached
     # them at, when it first did at that step, and by which ("mail", "webhook", "page",

@@ -121,6 +121,12 @@ class Presenter:
                                         for a in view["legal_actions"]]}],
                 "suffixes": [], "pairs": None}
 
+    def order_words(self, action: str, loc: str) -> str:
+        """An order of the game (one line of its notation) in ``loc``'s words, as the seat's
+        choice, whenever it was or will be given: a deadline's default, a standing order's
+        answer (issue 47: words, not notation). By default the order as written."""
+        return action
+
     def hand_names(self, view: dict, loc: str) -> list[str]:
         """The seat's own hand in ``view`` as a mail names it, a card each, in ``loc``'s words
         (the digest shows it beside the choices); by default none (a game without hands)."""
@@ -169,6 +175,14 @@ class Presenter:
         """What the game page's parts (status.html, board.html, your_hand.html) show of
         ``seat``'s ``view`` (None: a spectator's), beside the page's shared context."""
         raise NotImplementedError
+
+    def focus(self, form: dict | None, view: dict) -> list[str]:
+        """The parts of the board the decision ``form`` (of ``form()``; None while the seat is
+        not asked) is about: template names of the game's web folder, shown right under the
+        decision's prompt instead of with the rest of the board (board.html gets ``focus`` to
+        leave them out), so that a phone shows the decision and what it needs together
+        (issue 47). A form that draws its board part itself needs none. Default: none."""
+        return []
 
     def public_board(self, view: dict, loc: str) -> dict:
         """What board.html shows of the spectators' ``view`` (the replay's positions)."""

@@ -33,7 +33,7 @@ from server.web.seats import names as seat_names
 from server.web.seats import title as game_title
 from server.web.schedule_section import section as schedule_section
 from server.web.absence_section import section as absence_section
-from server.web import chat_section
+from server.web import chat_section, news
 from server.web.standing_section import section as standing_section
 from server.web.notes_section import section as notes_section
 from server.web.words import _, locale
@@ -85,8 +85,12 @@ def seen(game_id: int):
         step = whole(request.form.get("step", ""), -1)
         # Under the game's lock, as a take back is: one of the two happens wholly first.
         # "Show the move": whatever move is held, at the game's step once locked.
-        if retract.show(session, game.id, seat, "page", utcnow(),
-                        None if request.form.get("show") else step):
+        shown = retract.show(session, game.id, seat, "page", utcnow(),
+                             None if request.form.get("show") else step)
+        # What the page had shown: its "since you last looked" starts after it next time.
+        if news.looked(session, game.id, seat, whole(request.form.get("notes", ""), -1)):
+            shown = True
+        if shown:
             session.commit()
     if request.form.get("show"):  # "Show the move" of a held move: seen now, so final
         return redirect(f"/games/{game_id}#decision-h", 303)
@@ -208,6 +212,8 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
     names = seat_names(game.game_type, loc)
     shown = presenter(game.game_type)
     messages = view.get("note_messages", [])
+    asked = decision if decision and decision["active"] else None
+    form = _decision(decision, view, loc, state, names, game.game_type)
     return page(
         "game.html", status, loc, part=shown.part, live_url=stream_url(game.id),
         game=game, seat=seat, seat_name=names.get(seat) if seat else None,
@@ -218,7 +224,12 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         may_follow=lobby.may_follow(game, reader(), seat, lobby.followed(session, reader())),
         log=_log(messages, loc, game.game_type),
         drawn=_drawn(messages, loc, game.game_type) if done == "applied" else [],
-        decision=_decision(decision, view, loc, state, names, game.game_type), done=done,
+        decision=form, done=done,
+        # issue 47: the board part the decision is about, under its prompt; the news first
+        focus=shown.focus(form["form"] if asked and form else None, view),
+        news=None if done == "applied" else news.since(session, game.id, seat, messages, loc,
+                                                      game.game_type),
+        notes_count=len(messages), page_args=request.args,
         deadline=_deadline(game),
         not_reached=[names.get(s, s) for s in reach.waiting(session, game) if s != seat],
         refusal=refusal,
@@ -231,6 +242,7 @@ def _page(session, game: Game, seat: str | None, *, outcome=None, refusal: str |
         held=_held(seen, names), live_step=seen.step,
         rematch_of=rematch.rematch_of(session, game.id),     # issue 27: links old and new
         chat_channels=chat_section.channels(session, game, reader()),
+        chat_unread=chat_section.unread(session, game, reader()),
         chat_muted=chat_section.muted(session, reader()),
         **shown.page(view, seat, loc))
 
@@ -279,7 +291,19 @@ def _decision(decision: dict | None, view: dict, loc: str, state=None,
             "committed": committed, "deciding": deciding,
             # one legal action: information, not a choice (a sealed one was made for the seat)
             "forced": {"value": only, "label": _label(form, only)} if only else None,
-            "waiting_names": ", ".join(names.get(s, s) for s in decision["waiting_for"])}
+            "waiting_names": ", ".join(names.get(s, s) for s in decision["waiting_for"]),
+            # a sealed choice in words, as the form named it ("Nixon's card: Suburban
+            # Voters"), never its notation ("strategy 72")
+            "your_order_words": [_sealed_words(form, action, view, loc, game_type)
+                                 for action in decision.get("your_order") or []]}
+
+
+def _sealed_words(form: dict | None, action: str, view: dict, loc: str,
+                  game_type: str) -> str:
+    label = _label(form, action)
+    if label != action or not game_type:
+        return label
+    return presenter(game_type).action_words(view.get("seat"), action, loc) or action
 
 
 def _label(form: dict | None, action: str) -> str:

@@ -57,6 +57,13 @@ def channels(session, game: Game, user, limit: int = chat.PAGE) -> list[dict]:
     return out
 
 
+def unread(session, game: Game, user) -> int:
+    """How many lines of the game's table talk ``user`` has not read (the page's count)."""
+    if user is None:
+        return 0
+    return chat.unread(session, user, [game.id]).get(game.id, 0)
+
+
 def muted(session, user) -> list[dict]:
     """The authors the reader mutes: {"id", "name"} (to unmute them)."""
     ids = chat.muted_by(session, user.id if user is not None else None)

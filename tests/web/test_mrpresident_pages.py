@@ -64,6 +64,11 @@ def test_each_seat_sees_the_table_the_scoreboard_and_how_many_have_committed(
         assert "0 of 3 have committed." in page
         assert hand_on(page) == ([CARDS[c]["name"] for c in range(1, 14)] if seat else [])
         assert "Traceback" not in page and not unlabelled(page)
+        # issue 47: the round at stake in brief, under the decision's prompt, for a seat
+        decision = page.split('id="decision-h"', 1)[1].split('<div class="ask">', 1)[0] \
+            if seat else ""
+        assert ("At stake" in decision and all(STATES[c]["name"] in decision
+                                               for c in on_table)) == bool(seat)
 
     for language in ("es", "ja"):  # the pages' words not yet translated stay English
         other = stranger.get(f"/games/{gid}", headers={"Accept-Language": language})
@@ -77,12 +82,17 @@ def test_each_seat_sees_the_table_the_scoreboard_and_how_many_have_committed(
                             {"step": step, "action": "play 13", "second_card": "2"})
     assert sealed.status_code == 303 and "done=sealed" in sealed.headers["Location"]
     mine = text(jack.get(f"/games/{gid}").data)
-    assert "Your choice is sealed: play 13 2." in mine and "1 of 3 have committed." in mine
+    # the sealed choice in words, never its notation ("play 13 2"): issue 47, item 5
+    assert ("Your choice is sealed: lays two cards: Full Party Backing · 130 points and "
+            "Billboards · 20 points." in mine and "1 of 3 have committed." in mine)
+    assert "Your choice is sealed: play" not in mine
     assert "hidden until everybody has chosen" in mine
     replaced = jack.post_form(f"/games/{gid}", f"/games/{gid}/order",
                               {"step": step, "action": "play 5", "second_card": ""})
     assert replaced.status_code == 303
-    assert "Your choice is sealed: play 5." in text(jack.get(f"/games/{gid}").data)
+    now = text(jack.get(f"/games/{gid}").data)
+    assert re.search(r"Your choice is sealed: lays [^.<]+ · \d+ points\.", now), now
+    assert "Your choice is sealed: play" not in now
     for reader in (dick, lyndon, stranger):
         page = text(reader.get(f"/games/{gid}").data)
         assert "1 of 3 have committed." in page

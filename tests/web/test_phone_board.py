@@ -136,7 +136,8 @@ def test_in_the_debates_each_strategy_card_is_shown_once(app, jack, dick):
     seat = next(x for x in readers if _asked(state, x, "debate_round"))
     mine = state.s["debate"]["cards"][seat]
     page = readers[seat].get(f"/games/{gid}").data.decode()
-    form = page.split('id="decision-h"', 1)[1].split("</section>", 1)[0]
+    # the decision's choices (its board part, the Debate Board, is shown under its prompt)
+    form = page.split('<div class="ask">', 1)[1].split("</section>", 1)[0]
     debate = page.split('class="debate-board"', 1)[1].split("</section>", 1)[0]
     words = _main(page)
     assert mine
@@ -145,7 +146,7 @@ def test_in_the_debates_each_strategy_card_is_shown_once(app, jack, dick):
         assert f'value="debate {c}"' in form, c
         assert name in html.unescape(form) and name not in html.unescape(debate), name
         assert words.count(name) == 1, (name, words.count(name))
-    assert "Your strategy cards are in your decision above." in words
+    assert "Your strategy cards are among the choices of your decision." in words
     assert "li class=\"card" not in debate
 
     # A spectator: the Debate Board without either seat's strategy cards.

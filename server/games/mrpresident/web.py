@@ -25,6 +25,12 @@ class Web:
     def public_board(self, view: dict, loc: str) -> dict:
         return board.context(view, None, loc)
 
+    def focus(self, form: dict | None, view: dict) -> list[str]:
+        """At every decision, the round at stake in brief (round.html: the electoral cards
+        turned up, the cards played so far, the standings) right under the prompt; the
+        whole table stays with the board."""
+        return ["round.html"] if form else []
+
     def hand(self, cards: list, loc: str) -> list[dict]:
         return page_words.cards(cards, loc)
 
