@@ -89,6 +89,13 @@ def by_keyboard(page, fields: dict, shown: bool = False) -> None:
             page.keyboard.press("Space")
             assert page.locator('input[name="stop"]').is_checked()
         else:
+            # A planner's boxes folded behind "Type the numbers instead": opened by Enter.
+            fold = page.locator(f'input[name="{name}"]').evaluate(
+                "e => { const d = e.closest('details');"
+                " return d && !d.open ? d.querySelector('summary').textContent.trim() : null; }")
+            if fold:
+                tab_to(page, lambda f, t=fold: f and f[0] == "SUMMARY" and f[4] == t)
+                page.keyboard.press("Enter")
             tab_to(page, lambda f, n=name: f and f[1] == n)
             page.keyboard.press("Control+A")
             page.keyboard.type(str(value))

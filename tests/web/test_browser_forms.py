@@ -63,6 +63,8 @@ def test_the_planner_fits_a_phone_and_totals_as_you_type(app, jack, dick, browse
         assert low == [], low[:10]
         total = page.locator(".plan-total")
         assert total.is_visible()
+        # The boxes are behind "Type the numbers instead" (the map is tapped above them).
+        page.locator(".decision-form details.typed-box > summary").click()
         # Type into a box far from the token: CP spent, the travel there, and what is left.
         boxes = page.locator(".decision-form input.n")
         names = [boxes.nth(i).get_attribute("name") for i in range(boxes.count())]

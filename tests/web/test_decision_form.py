@@ -41,6 +41,8 @@ def _offered(form: dict) -> set[str]:
         out |= {t["value"] for t in form.get("travel", [])}
     elif kind == "positioning":
         out |= {f"position {r['code']}" for r in form["rows"]}
+    elif kind == "advertising":
+        out |= {f"media {r['code']}" for r in form["rows"]}
     elif kind == "cards":
         ids = sorted(c["id"] for c in form["cards"])
         out |= {" ".join([form["verb"], *map(str, combo)]) for size in form["sizes"]

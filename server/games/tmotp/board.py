@@ -38,6 +38,18 @@ def board_context(view: dict, seat: str | None, loc: str) -> dict:
                                  title=_("The states: who leads where, and by how many cubes"))}
 
 
+def form_map(view: dict, seat: str, loc: str, targets: dict[str, str]):
+    """The map a planner form shows at its top (forms.py): the board's, its ``targets`` (state
+    code -> spoken name) tappable and the other states inert, with ids of its own."""
+    names = summary_tmotp.terms(loc)
+    summary = summary_tmotp.summary(view, seat, 0, loc)
+    return board_map.svg(summary["states"], view.get("tokens") or {},
+                         seat_names=names["seats"], words=_map_words(),
+                         regions=names["regions"], targets=targets, ids="tmotp-form-map",
+                         title=_("Tap a state to add one; the states you cannot choose are "
+                                 "greyed"))
+
+
 # GMT rulebook, Election Day: "There are a total of 537 electoral votes available, which means
 # any player who takes at least 269 of them has won the game!"
 TO_WIN = sum(s["ev"] for s in STATES.values()) // 2 + 1

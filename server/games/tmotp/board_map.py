@@ -61,7 +61,6 @@ COLOURS: dict[tuple[str, bool], tuple[str, str]] = {
 TOKEN_COLOURS: dict[str, tuple[str, str]] = {"kennedy": ("#1d4e89", "#ffffff"),
                                              "nixon": ("#a4161a", "#ffffff")}
 LINE, LABEL = "#222222", "#333333"   # the region lines and names, on the page's white
-_IDS = ("tmotp-map-title", "tmotp-map-desc")
 _PREFERRED = {"kennedy": "tl", "nixon": "tr"}
 
 
@@ -166,10 +165,15 @@ def _centre(x: float, taken: set[str], row: str) -> float:
 
 
 def svg(states: list[dict], tokens: dict[str, str], *, seat_names: dict[str, str],
-        words: dict[str, str], title: str, regions: dict[str, str] | None = None) -> Markup:
+        words: dict[str, str], title: str, regions: dict[str, str] | None = None,
+        targets: dict[str, str] | None = None, ids: str = "tmotp-map") -> Markup:
     """Return the board as one <svg> element, every piece of text in it escaped. ``states``
-    has every state (a view has all 50); ``regions`` names the regions (none: no names)."""
+    has every state (a view has all 50); ``regions`` names the regions (none: no names).
+    ``targets`` (a decision form's copy: state code -> its spoken name) makes those states
+    buttons to tap or reach by Tab (the form's script gives them their effect) and the others
+    inert; ``ids`` prefixes the ids of the title and description (one page shows two maps)."""
     given = {s["code"]: s for s in states}
+    id_title, id_desc = (f"{ids}-title", f"{ids}-desc")
     width, height = size()
     tiles, tokens_drawn, described, placed = [], [], [], []
     corners = _token_corners(tokens)
@@ -183,8 +187,12 @@ def svg(states: list[dict], tokens: dict[str, str], *, seat_names: dict[str, str
             described.append(label)
         x, y = origin(code)
         taken = {corner for seat, corner in corners.items() if tokens[seat] == code}
-        classes = " ".join(["state", seat or "none"] + (["carried"] if carried else []))
-        parts = [f'<g class="{classes}" data-state="{escape(code)}">',
+        classes = " ".join(["state", seat or "none"] + (["carried"] if carried else [])
+                           + ([] if targets is None else ["target" if code in targets
+                                                          else "inert"]))
+        button = (f' role="button" tabindex="0" aria-label="{escape(targets[code])}"'
+                  if targets and code in targets else "")
+        parts = [f'<g class="{classes}" data-state="{escape(code)}"{button}>',
                  f"<title>{escape(label)}</title>",
                  f'<rect x="{_n(x)}" y="{_n(y)}" width="{WIDTH}" height="{HEIGHT}" rx="3" '
                  f'fill="{fill}"/>',
@@ -229,9 +237,10 @@ def svg(states: list[dict], tokens: dict[str, str], *, seat_names: dict[str, str
                      f"{escape(seat_names.get(seat, seat)[:1])}</text></g>")
     desc = "; ".join(placed + (described or [words["no_leader"]]))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(width)} {_n(height)}" '
-            f'role="img" aria-labelledby="{_IDS[0]} {_IDS[1]}" class="board-map" '
+            f'role="{"img" if targets is None else "group"}" '
+            f'aria-labelledby="{id_title} {id_desc}" class="board-map" '
             f'style="width:100%;max-width:100%;height:auto" font-family="sans-serif">'
-            f'<title id="{_IDS[0]}">{escape(title)}</title>'
-            f'<desc id="{_IDS[1]}">{escape(desc)}</desc>')
+            f'<title id="{id_title}">{escape(title)}</title>'
+            f'<desc id="{id_desc}">{escape(desc)}</desc>')
     return Markup(head + "".join(_region_names(regions or {})) + "".join(tiles)
                   + _region_lines() + "".join(tokens_drawn) + "</svg>")

@@ -10,7 +10,10 @@ Kinds of form:
   whether its CP need support checks (B1), and a number box (the engine's asks()["plan"]); the
   plan is played whole or not at all, in the order of least travel;
 - ``placement``: events and the debate award placing state support, a number box per state;
-- ``positioning``: a number box per issue, with the next cube's price (the engine's, B3);
+- ``positioning``: a number box per issue, with who leads it and by how many cubes and the
+  next cube's price (the engine's, B3);
+- ``advertising``: a number box per region, with who leads its media support and by how many
+  cubes (B2): every cube of the Advertising in one order (``media R`` a cube);
 - ``cards``: boxes to tick when an action names several cards (Campaign Strategy on turns 7-8,
   discards for new cards);
 - ``card``: a question about one card (whether to trigger the event of a card the opponent
@@ -20,6 +23,8 @@ Kinds of form:
   1-5, a Debate card, in Z-Man the next Campaign Strategy card resolved on Election Day with
   the state its checks go to), each shown whole beside its choice;
 - ``choices`` (the shared kind): everything else, one choice in words, grouped by what it does.
+The planners of states show the map at their top, its offered states to tap (board.form_map);
+the form's script writes the taps into the number boxes, which stay the form's fields.
 Wherever a card is decided it is shown as a card (name, CP, candidate icon, issue, state, event:
 board.card) with whom its event favours (``favours``). The planners show a running total (CP or
 cubes, and travel) by a small script; without it the form posts the same and the engine judges.
@@ -30,7 +35,8 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from engine.games.tmotp.data import CARDS, STATES, ZONE_DISTANCE, other, travel_cost
+from engine.games.tmotp.data import (CARDS, REGIONS, STATES, ZONE_DISTANCE, other,
+                                      travel_cost)
 import server.games.tmotp.board as board
 from server.games.tmotp import choice_facts
 from server.games.tmotp.page_words import Words
@@ -41,7 +47,7 @@ from server.web.words import _
 MODES = ("event", "campaign", "advertise", "position")
 PLACING = ("place_support", "debate_award")  # events, the Debate award: state support
 EXHAUSTIVE = 7  # states in a Campaigning plan ordered by trying every order (beyond: nearest)
-PLANNERS = ("campaigning", "placement", "positioning")
+PLANNERS = ("campaigning", "placement", "positioning", "advertising")
 ABOUT_A_CARD = ("trigger", "debate_side")  # steps asking about one card (the frame's "card")
 # steps choosing among the strategy cards (on Election Day in Z-Man, the next one resolved)
 PICKING = ("campaign_strategy", "debate_round", "election_day_strategy_order")
@@ -63,6 +69,8 @@ def build(decision: dict, view: dict, loc: str) -> dict:
         _placement(form, legal, view, words)
     elif step == "positioning":
         _positioning(form, legal, view, words)
+    elif step == "advertising" and legal and all(a.startswith("media ") for a in legal):
+        _advertising(form, legal, view, words)
     elif step in ABOUT_A_CARD and _card_asked(view, asks) is not None:
         options = [o for g in _groups(legal, words, asks, view) for o in g["options"]]
         form.update(kind="card", card=face(_card_asked(view, asks), view["seat"], loc),
@@ -188,6 +196,8 @@ def _campaigning(form, legal, plan, view, words) -> None:
                      "checks": st in plan["support_checks"],
                      "region": words.region(info["region"])})
     rows.sort(key=lambda r: (r["travel"], r["region"], r["name"]))
+    _tap_map(form, rows, view, words,
+             _("%(state)s, %(ev)s EV, support now %(support)s; CP planned here: %(n)s"))
     form.update(rows=rows, token=words.state(token, view), free_travel=plan["free_travel"],
                 cp=plan["cp"], zone=STATES[token]["zone"], zones=ZONE_DISTANCE,
                 travel=[{"value": a, **words.state(a.split()[1], view)}
@@ -201,6 +211,8 @@ def _placement(form, legal, view, words) -> None:
     form["rows"] = sorted(({**words.state(st, view), "max": n,
                             "region": words.region(STATES[st]["region"])}
                            for st, n in most.items()), key=lambda r: (r["region"], r["name"]))
+    _tap_map(form, form["rows"], view, words,
+             _("%(state)s, %(ev)s EV, support now %(support)s; cubes placed here: %(n)s"))
     form["stop"] = "done" in legal
     form["left"] = (view.get("decision") or {}).get("left")
     form["groups"] = _groups([a for a in legal if a.split()[0] not in ("support", "done")],
@@ -211,10 +223,53 @@ def _positioning(form, legal, view, words) -> None:
     form["kind"] = "positioning"
     prices = (view.get("asks") or {}).get("prices") or {}
     names = words.t["issues"]
-    form["rows"] = [{"code": issue, "name": names.get(issue, issue), "price": prices.get(issue)}
+    issues = view.get("issues") or {}
+    form["rows"] = [{"code": issue, "name": names.get(issue, issue), "price": prices.get(issue),
+                     **_lead(issues.get(issue) or {}, words)}
                     for issue in (a.split()[1] for a in legal if a.startswith("position "))]
     form["stop"] = "done" in legal
     form["cp"] = (view.get("decision") or {}).get("cp")
+
+
+def _advertising(form, legal, view, words) -> None:
+    """B2: the cubes still to place in the regions' advertising boxes, every region a row with
+    its media support now; the cubes go in one order, whole or not at all."""
+    form["kind"] = "advertising"
+    left = (view.get("decision") or {}).get("left") or 1
+    media = view.get("media") or {}
+    form["rows"] = [{"code": region, "name": _capital(words.region(region)), "max": left,
+                     **_lead(media.get(region) or {}, words)}
+                    for region in REGIONS if f"media {region}" in legal]
+    form.update(left=left, stop=False)
+
+
+def _lead(now: dict, words) -> dict:
+    """Who leads a region's media support or an issue, and by how many cubes, as the choices
+    say it (choice_facts.issue_support)."""
+    leader = words.t["seats"].get(now.get("leader") or "", "")
+    cubes = int(now.get("cubes") or 0)
+    if not leader or not cubes:
+        lead = words._("no cubes")
+    elif cubes == 1:
+        lead = words._("%(seat)s leads, 1 cube", seat=leader)
+    else:
+        lead = words._("%(seat)s leads, %(n)s cubes", seat=leader, n=cubes)
+    return {"leader": leader if cubes else "", "cubes": cubes, "lead": lead}
+
+
+def _capital(name: str) -> str:
+    """'the West' as a row's label: 'The West'."""
+    return name[:1].upper() + name[1:]
+
+
+def _tap_map(form, rows, view, words, label: str) -> None:
+    """The map at a planner's top, its offered states to tap; each row's spoken name, with
+    ``{n}`` where the form's script writes the count planned there."""
+    for r in rows:
+        r["label"] = label % {"state": f"{r['name']} ({r['code']})", "ev": r["ev"],
+                              "support": r["support"], "n": "{n}"}
+    form["map"] = board.form_map(view, view["seat"], words.loc,
+                                 {r["code"]: r["label"].replace("{n}", "0") for r in rows})
 
 
 def _cards(form, legal, view, words) -> None:
@@ -260,7 +315,8 @@ def compose(data, form: dict) -> Order:
             order.fields = [(f"n.{st}", _("%(place)s, %(n)s cubes", place=names[st], n=n))
                             for st, n in chosen]
         else:
-            order.lines = [f"position {issue}" for issue, n in chosen for _i in range(n)]
+            verb = "media" if kind == "advertising" else "position"
+            order.lines = [f"{verb} {code}" for code, n in chosen for _i in range(n)]
             order.fields = [(f"n.{issue}", _("%(place)s, cube %(i)s of %(n)s",
                                              place=names[issue], i=i + 1, n=n))
                             for issue, n in chosen for i in range(n)]
