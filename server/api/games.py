@@ -104,6 +104,22 @@ def public_games(query):
                 for game in lobby.public_games(session, query.get("status"))]
 
 
+@blp.route("/open", methods=["GET"])
+@auth.optional
+@blp.response(200, schemas.OpenGameSchema(many=True))
+@blp.doc(security=auth.OPTIONAL_AUTH)
+@documents(401)
+def open_games():
+    """The public games seeking players, newest first (no token needed): open, with a free
+    seat nobody is invited to (``free_seats``). Any signed-in player whose address is proven
+    takes one with POST /games/{id}/join and ``{"seat": ...}``; a seat taken meanwhile is
+    answered 409 with the reason. Private games are never listed."""
+    user = auth.current_user(required=False)
+    with db.reading(db.session()) as session:
+        return [{**present.game_body(session, game, user, view=False), "free_seats": seats}
+                for game, seats in lobby.seeking_players(session)]
+
+
 @blp.route("/<int:game_id>", methods=["GET"])
 @auth.optional
 @blp.response(200, schemas.GameSchema)
@@ -125,7 +141,9 @@ def show_game(game_id):
 @blp.response(200, schemas.GameSchema)
 @documents(401, 403, 404, 409, 422)
 def join_game(data, game_id):
-    """Take a seat: the one reserved for your address, or the one your invitation code opens."""
+    """Take a seat: the one reserved for your address, or the one your invitation code opens,
+    or in a public game seeking players (GET /games/open) a free seat nobody is invited to
+    (``seat``: that one; your address must be proven)."""
     user = auth.current_user()
     code = data.get("code")
     with db.session() as session:

@@ -328,6 +328,12 @@ class MyGameSchema(GameSummarySchema):
                        "and those of users you mute are not counted"})
 
 
+class OpenGameSchema(GameSummarySchema):
+    free_seats = fields.List(fields.String(), metadata={
+        "description": "The seats anybody signed in may take (POST /games/{id}/join with the "
+                       "seat): free, not a bot's, and reserved for no invited address"})
+
+
 class GameSchema(GameSummarySchema):
     view = fields.Dict(allow_none=True,
                        metadata={"description": "The game as your seat may see it (spectators: "

@@ -305,7 +305,8 @@ def invited(seat, user) -> bool:
 
 def join_game(session: Session, game_id: int, user: User, seat: str | None = None,
               code: str | None = None) -> str:
-    """Take a seat: the one reserved for the user's email, or the one the code opens."""
+    """Take a seat: the one reserved for the user's email, or the one the code opens, or in
+    a public game a free seat nobody is invited to (``seat``: that one)."""
     try:
         game = _game(session, game_id)
         rows = seat_rows(session, game_id)
@@ -328,6 +329,8 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
                 raise LobbyError("forbidden", N_("Your address is not proven yet: sign in on "
                                  "the web pages with the link mailed to it, then join; or "
                                  "join with an invitation code."))
+            if not matches and game.public:
+                matches = _public_seat(rows, user, seat)
             if not matches:
                 raise LobbyError("forbidden", N_("You are not invited to a seat of this game; "
                                  "ask its creator for an invitation code."))
@@ -357,6 +360,55 @@ def join_game(session: Session, game_id: int, user: User, seat: str | None = Non
         raise
     start_if_ready(session, game_id)   # the last seat taken: the game begins (issue 47)
     return row.seat
+
+
+def uninvited(seat) -> bool:
+    """Whether ``seat`` (not a bot's) of a public open game may be taken by anybody: nobody
+    holds it and no address is invited to it (issue 47: open public games seek players)."""
+    return seat.user_id is None and seat.invite_email is None
+
+
+def _public_seat(rows, user: User, seat: str | None) -> list:
+    """The seats of a public open game ``user`` may take without an invitation: the free
+    seats nobody is invited to (``seat``: that one only), for a proven address (as an
+    invitation's: a throwaway sign-up may not fill a stranger's game); none when every seat
+    is kept for an invitation. Raises LobbyError saying why when the open seats are taken."""
+    if seat is not None:
+        row = next((r for r in rows if r.seat == seat), None)
+        if row is None:
+            raise LobbyError("invalid", N_("There is no seat '%(seat)s' to take."), seat=seat)
+        if row.user_id is not None:
+            raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=seat)
+        if row.invite_email is not None:
+            raise LobbyError("forbidden", N_("The seat %(seat)s is kept for an invited player."),
+                             seat=seat)
+    free = [r for r in rows if uninvited(r) and seat in (None, r.seat)]
+    if not free and any(r.invite_email is None for r in rows):
+        raise LobbyError("conflict", N_("Every open seat of this game is taken."))
+    if not free:      # every seat is kept for an invitation: the caller says so
+        return []
+    if not proven(user):
+        raise LobbyError("forbidden", N_("Your address is not proven yet: sign in on the web "
+                                         "pages with the link mailed to it, then join."))
+    return free
+
+
+def seeking_players(session: Session, limit: int = 50) -> list[tuple[Game, list[str]]]:
+    """The open public games with a free seat nobody is invited to (bots' seats are taken),
+    newest first, each with those seats: the games anybody signed in may join (issue 47).
+    Private games are never listed."""
+    rows = session.exec(select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
+                        .where(Game.public.is_(True), Game.status == "open",
+                               Seat.user_id.is_(None), Seat.invite_email.is_(None))
+                        .order_by(Game.id.desc(), Seat.id)).all()
+    found: dict[int, tuple[Game, list[str]]] = {}
+    for game, seat in rows:
+        if seat in (game.bots or {}):
+            continue
+        if game.id not in found and len(found) >= limit:
+            break
+        found.setdefault(game.id, (game, []))[1].append(seat)
+    return list(found.values())
 
 
 def code_opens(session: Session, game_id: int, code: str) -> str | None:

@@ -1,5 +1,6 @@
 """The lobby: the reader's games (those waiting for their move first, then those they follow),
-the public games (to watch, follow, or replay once over), and a form per game to create one
+the public games seeking players (to join: a free seat nobody is invited to), the public
+games (to watch, follow, or replay once over), and a form per game to create one
 (the game's part new_game.html: its options and seats, which its presenter reads; the deadlines
 and bots every form shares, templates/web/_new_game.html); joining by invitation, starting a
 game whose seats are all taken, and following a game as a spectator."""
@@ -18,10 +19,11 @@ from server import db
 from server.games import UnknownGame, presenter, presenters
 from server.i18n import game_text
 from server.models import Game, User, aware, utcnow
-from server.services import chat, lobby, seat_view
+from server.services import chat, display_names, lobby, seat_view
 from server.services.lobby import LobbyError
 from server.web.accounts import check_form, sign_in_page
-from server.web.board import players, show_open, show_with_refusal
+from server.web.board import (_options_line, _timing_lines, players, show_open,
+                              show_with_refusal)
 from server.web.pages import page, reader
 from server.web import standing_orders
 from server.web.seats import names as seat_names
@@ -89,12 +91,33 @@ def home():
             mine.sort(key=lambda r: (not r["your_move"], r["status"] == "finished",
                                      r["following"], -r["id"]))
         listed = lobby.public_games(session)
-        public = [_row(session, g, user, followed)
-                  for g in listed if g.status != "finished"][:PUBLIC]
+        seeking = [_seeking(session, g, seats, user) for g, seats in
+                   lobby.seeking_players(session, PUBLIC)]
+        public = [_row(session, g, user, followed) for g in listed
+                  if g.status != "finished" and g.id not in {r["id"] for r in seeking}][:PUBLIC]
         finished = [_row(session, g, user, followed)
                     for g in listed if g.status == "finished"][:FINISHED]
     return _lobby_page(200, user=user, mine=mine, public=public, finished=finished, error=None,
-                       form={})
+                       form={}, seeking=seeking)
+
+
+def _seeking(session, game: Game, seats: list[str], user) -> dict:
+    """An open public game seeking players, as the lobby lists it (issue 47): the game and
+    its variant in words, who opened it, the free seats anybody may take (``seats``), the
+    others and who holds them, and its time limits; whether the reader may join (signed in,
+    not seated in it already)."""
+    loc = locale()
+    names = seat_names(game.game_type, loc)
+    creator = session.get(User, game.created_by) if game.created_by is not None else None
+    seated = user is not None and lobby.seat_of(session, game.id, user.id) is not None
+    return {"id": game.id, "title": game_title(game.game_type),
+            "variant": _options_line(game, loc),
+            "creator": display_names.shown(creator, _) if creator is not None else None,
+            "free": [{"seat": s, "name": names.get(s, s)} for s in seats],
+            "against": _against([p for p in players(session, game, None, names)
+                                 if p["seat"] not in seats]),
+            "timing": _timing_lines(game)[0], "may_join": user is not None and not seated,
+            "seated": seated}
 
 
 @bp.post("/games/new")
@@ -175,7 +198,7 @@ def _game_type(form) -> str:
 
 def _lobby_error(message: str, status: int, form):
     return _lobby_page(status, user=reader(), mine=[], public=[], finished=[], error=message,
-                       form=dict(form))
+                       form=dict(form), seeking=[])
 
 
 def _lobby_page(status: int, **context):
@@ -224,7 +247,8 @@ def new_code(game_id: int):
 def join(game_id: int):
     return _lobby_action(game_id, standing_orders.taking_seat(
         game_id, request.form, lambda session, account: lobby.join_game(
-            session, game_id, account, code=(request.form.get("code") or "").strip() or None)))
+            session, game_id, account, code=(request.form.get("code") or "").strip() or None,
+            seat=(request.form.get("seat") or "").strip() or None)))
 
 
 @bp.post("/games/<int:game_id>/start")

@@ -6,11 +6,12 @@ from __future__ import annotations
 from server.games import register
 from server.games.presenter import Presenter
 from server.games.tmotp.mail import Mail
+from server.games.tmotp.variant import Variant
 from server.games.tmotp.web import Web
 from server.games.tmotp.words import Words
 
 
-class Tmotp(Web, Mail, Words, Presenter):
+class Tmotp(Web, Mail, Words, Variant, Presenter):
     game = "tmotp"
 
 

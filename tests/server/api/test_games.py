@@ -166,7 +166,9 @@ def test_random_side_draws_the_creators_seat(client, store, ann, bob):
 
 
 def test_join_refusals(client, store, ann, bob, eve):
-    opened = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True,
+    # Nixon's seat is kept for Bob: a public game's free seat nobody is invited to would be
+    # anybody's (tests/server/api/test_public_seats.py).
+    opened = client.open_game(ann, {"kennedy": ann.email, "nixon": bob.email}, public=True,
                               start_by_hand=True)
     gid, code = opened["game"]["id"], opened["invitations"]["nixon"]
     body = is_problem(client.post(f"/games/{gid}/join", eve, json={}), 403)
