@@ -247,3 +247,29 @@ def test_positioning_by_taps_shows_each_issues_leader_and_price(app, jack, dick,
             page.get_by_role("button", name="Send").tap()
     mine = [x for who, x in log_of(app, gid) if who == seat]
     assert mine[-2:] == [f"position {issue}"] * 2, mine[-4:]
+
+
+def test_the_planner_by_taps_speaks_japanese(app, jack, dick, browser):
+    from sqlalchemy import update
+    from server.models import User
+    gid, seat, step, state = find(app, [jack, dick], campaigning_with(2), " campaign", "ja")
+    with Session(db_engine(app)) as s:
+        s.execute(update(User).values(locale="ja"))
+        s.commit()
+    reader = jack if seat == "kennedy" else dick
+    code = easy(state, seat)[0]
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with LiveServer(app, port):
+        page = phone(browser, base, reader)
+        page.goto(f"{base}/games/{gid}")
+        assert page.locator(".decision-form details.typed-box > summary").inner_text() \
+            == "数を入力する"
+        tile = page.locator(f'.tap-map g.target[data-state="{code}"]')
+        tile.tap()
+        assert tile.get_attribute("aria-label").endswith("ここに予定したCP: 1")
+        row = page.locator(f'.tapped li[data-for="{code}"]')
+        assert row.locator("button.more").get_attribute("aria-label").endswith("のCPを1増やす")
+        assert "選挙人票" in row.inner_text()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.locator("section.decision").screenshot(path="/tmp/look/tap-campaigning-ja-390.png")

@@ -122,3 +122,18 @@ def test_several_media_cubes_go_in_one_order_through_the_page(app, jack, dick):
     with Session(db_engine(app)) as s:
         game = s.get(Game, gid)
         assert (games.whole_state(s, game).asks(seat) or {}).get("step") != "advertising"
+
+
+def test_support_placement_maps_only_the_states_it_offers(app):
+    state, seat = _at("place_support", seeds=range(0, 400))
+    with app.test_request_context():
+        form = _form(state, seat)
+        assert form["kind"] == "placement" and form["board"]
+        parsed = _Ids()
+        parsed.feed(str(form["map"]))
+        offered = {r["code"] for r in form["rows"]}
+        assert {t["data-state"] for t in parsed.targets} == offered
+        assert str(form["map"]).count('class="state') == 50
+        assert str(form["map"]).count(" inert") == 50 - len(offered)
+        assert all(t["aria-label"].endswith("cubes placed here: 0") for t in parsed.targets)
+        assert set(parsed.ids) == {"tmotp-form-map-title", "tmotp-form-map-desc"}

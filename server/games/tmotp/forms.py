@@ -229,6 +229,7 @@ def _positioning(form, legal, view, words) -> None:
                     for issue in (a.split()[1] for a in legal if a.startswith("position "))]
     form["stop"] = "done" in legal
     form["cp"] = (view.get("decision") or {}).get("cp")
+    form["board"] = True  # the rows show each issue's leader and cubes (focus.py)
 
 
 def _advertising(form, legal, view, words) -> None:
@@ -240,7 +241,7 @@ def _advertising(form, legal, view, words) -> None:
     form["rows"] = [{"code": region, "name": _capital(words.region(region)), "max": left,
                      **_lead(media.get(region) or {}, words)}
                     for region in REGIONS if f"media {region}" in legal]
-    form.update(left=left, stop=False)
+    form.update(left=left, stop=False, board=True)  # the rows show media support (focus.py)
 
 
 def _lead(now: dict, words) -> dict:
@@ -270,6 +271,7 @@ def _tap_map(form, rows, view, words, label: str) -> None:
                               "support": r["support"], "n": "{n}"}
     form["map"] = board.form_map(view, view["seat"], words.loc,
                                  {r["code"]: r["label"].replace("{n}", "0") for r in rows})
+    form["board"] = True  # the board part the decision needs is the form's (focus.py)
 
 
 def _cards(form, legal, view, words) -> None:
