@@ -89,6 +89,11 @@ def test_the_planner_fits_a_phone_and_totals_as_you_type(app, jack, dick, browse
         focused = page.evaluate("() => [document.activeElement.name, "
                                 "document.activeElement.getAttribute('aria-invalid')]")
         assert focused[0] in typed and focused[1] == "true", focused
+        # The tapped plan above shows the same plan, the refused state marked with the reason.
+        refused = page.locator(f'.tapped li.refused[data-for="{focused[0][2:]}"]')
+        assert refused.locator(".count").inner_text() == typed[focused[0]]
+        assert refused.locator(".why").inner_text() == page.locator("#why").inner_text()
+        assert page.locator(f'.tap-map g.refused[data-state="{focused[0][2:]}"]').count() == 1
         assert page.evaluate(WIDE, ".decision") == []
         _shoot(page, "forms-planner-refused-390")
         assert _state(app, gid)[0] == step
