@@ -100,3 +100,18 @@ def test_the_section_speaks_the_readers_language(app, jack, dick):
         assert "Games seeking players" not in page and "Join as" not in row
         assert heading in page.split('id="seeking-h"', 1)[1].split("</h2>", 1)[0]
         assert button in row
+
+
+def test_the_join_page_of_a_public_game_offers_its_free_seat(app, jack, dick, lyndon):
+    gid = _open(jack)
+    page = dick.get(f"/games/{gid}").data.decode()
+    form = page.split('class="join-open"', 1)[1].split("</form>", 1)[0]
+    assert 'name="seat" value="nixon"' in form and "Join as Nixon" in form
+    assert "Or join with an invitation code:" in page
+    invited = _open(jack, opponent=lyndon.email)
+    assert 'class="join-open"' not in dick.get(f"/games/{invited}").data.decode()
+    answer = dick.post_form(f"/games/{gid}", f"/games/{gid}/join", {"seat": "nixon"})
+    assert answer.status_code == 303
+    with Session(db_engine(app)) as s:
+        assert s.exec(select(User.email).join(Seat, Seat.user_id == User.id).where(
+            Seat.game_id == gid, Seat.seat == "nixon")).one() == dick.email
