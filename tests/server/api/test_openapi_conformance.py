@@ -20,8 +20,9 @@ def test_every_answer_matches_the_openapi_document(app, client, store):
     operations = [result.ok() for result in schema.get_all_operations()]
     # 23, and issue 27: notes' GET/PUT, export, DELETE me (4); schedule.py's 11; retract (1);
     # the rematch (4), the ratings (2); table talk: chat (4), mutes (2); an open game's new
-    # invitation code (1); issue 46: absences, a choice, take-seat, come-back (4)
-    assert len(operations) == 57
+    # invitation code (1); issue 46: absences, a choice, take-seat, come-back (4); issue 47:
+    # the public games seeking players (1)
+    assert len(operations) == 58
     tried = []
 
     for operation in operations:
