@@ -116,7 +116,11 @@ def _seeking(session, game: Game, seats: list[str], user) -> dict:
             "free": [{"seat": s, "name": names.get(s, s)} for s in seats],
             "against": _against([p for p in players(session, game, None, names)
                                  if p["seat"] not in seats]),
-            "timing": _timing_lines(game)[0], "may_join": user is not None and not seated,
+            # the time for a decision, and whether a missed deadline loses the game
+            "timing": " ".join(_timing_lines(game)[:1] + (
+                [_("A missed deadline forfeits the game.")]
+                if game.decision_hours and game.on_deadline == "forfeit" else [])),
+            "may_join": user is not None and not seated,
             "seated": seated}
 
 

@@ -50,7 +50,10 @@ def test_the_lobby_lists_public_games_seeking_players_and_no_other(app, jack, di
     row = _row(page, seeking)
     assert "1960" in row and "Opened by Jack" in row and "Free seats: Nixon" in row
     assert "Z-Man" in row                                     # the edition in words
-    assert "Each decision: 48 hours." in row
+    assert "Each decision: 48 hours." in row and "forfeits" not in row
+    strict = _open(jack, on_deadline="forfeit")
+    assert "Each decision: 48 hours. A missed deadline forfeits the game." in \
+        _row(dick.get("/").data.decode(), strict)
     assert f'action="/games/{seeking}/join"' in row and 'name="seat" value="nixon"' in row
     assert ">Join as Nixon</button>" in row
     style = page.split(".game-row .join", 1)[1].split("}", 1)[0]
