@@ -26,8 +26,8 @@ MAX_DECISIONS = 2000
 # whose game shows every kind of 1960's form (server/games/tmotp/forms.py); another engine may
 # need another seed.
 SEED = "e"
-KINDS = {"activity", "campaigning", "placement", "positioning", "card", "cards", "picks",
-         "choices"}
+KINDS = {"activity", "campaigning", "placement", "positioning", "advertising", "card", "cards",
+         "picks", "choices"}
 
 
 def test_a_whole_game_against_a_bot_on_a_phone_each_kind_of_form_by_keyboard(

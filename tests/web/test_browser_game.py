@@ -124,7 +124,10 @@ def fill(form, fields: dict) -> None:
         elif name == "stop":
             form.locator('input[name="stop"]').check()
         elif name != "step":
-            form.locator(f'input[name="{name}"]').fill(value)
+            box = form.locator(f'input[name="{name}"]')
+            if not box.is_visible():  # a planner's boxes, behind "Type the numbers instead"
+                form.locator("details.typed-box > summary").click()
+            box.fill(value)
     form.get_by_role("button", name="Send").click()
 
 

@@ -300,7 +300,8 @@ def test_the_open_page_learns_of_the_other_move_within_two_seconds_and_never_rel
         assert page.title().startswith(YOUR_MOVE)
         page.evaluate("window.loadedBefore = true")
         field = page.locator("form.decision-form").locator(
-            "input[type=radio], input[type=checkbox], input[type=number], textarea").first
+            "input[type=radio], input[type=checkbox], input[type=number], textarea"
+        ).filter(visible=True).first  # a planner's boxes may be folded behind its map
         if field.get_attribute("type") in ("radio", "checkbox"):
             field.check()
         else:
