@@ -65,3 +65,17 @@ def screenshot(page, name: str) -> Path:
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def reveal(locator):
+    """Open, by a tap on its summary as a player would, the closed section (<details>) that
+    holds ``locator`` (the game page keeps notes, table talk and the schedule one tap away:
+    issue 47); returns the locator."""
+    if not locator.first.is_visible():
+        summary = locator.first.evaluate_handle(
+            "el => { const d = el.closest('details:not([open])'); "
+            "return d ? d.querySelector(':scope > summary') : null; }")
+        element = summary.as_element()
+        if element is not None:
+            element.click()
+    return locator

@@ -21,7 +21,7 @@ from server.services import clock, quiet_hours, vacations
 from tests.mail.test_mail_on_a_phone import MEASURE as MAIL_MEASURE
 from tests.server.api.conftest import running_app
 from tests.services import free_port
-from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
+from tests.web.browser import LiveServer, browser, reveal, screenshot  # noqa: F401  (fixture)
 from tests.web.pages_helpers import SIGN_IN_LINK, Reader, new_game
 from tests.web.test_page_sweep import VIEWPORTS, problems
 
@@ -114,6 +114,10 @@ def test_issue_27_pages_and_mails_in_japanese_on_a_phone(tmp_path, api_db_url, s
                 english[name] = english_left(page.locator("main").inner_text())
                 screenshot(page, f"ja-{name}")
             page.goto(f"{base}/games/{gid}")
+            for section in ("#chat-more", "#schedule-more", "#notes-more"):  # one tap away
+                if page.locator(section).count() and not page.locator(section).evaluate(
+                        "d => d.open"):
+                    page.locator(f"{section} > summary").click()
             game_text = page.locator("main").inner_text()
             for part in (JA_LINE, "休暇", "中断"):
                 assert part in game_text, part

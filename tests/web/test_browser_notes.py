@@ -9,7 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from tests.server.api.conftest import running_app
 from tests.services import free_port
-from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
+from tests.web.browser import LiveServer, browser, reveal, screenshot  # noqa: F401  (fixture)
 from tests.web.pages_helpers import Reader, new_game
 from tests.web.test_browser_game import sign_in
 from tests.web.test_page_sweep import problems
@@ -33,7 +33,7 @@ def test_a_player_saves_a_note_on_a_phone(tmp_path, api_db_url, smtp_catcher, br
             page.goto(f"{base}/games/{gid}")
             field = page.get_by_label("Private notes: only you ever see them, here and in the "
                                       "replay after the end.")
-            field.fill(NOTE)
+            reveal(field).fill(NOTE)
             page.keyboard.press("Tab")
             assert page.evaluate("document.activeElement.textContent") == "Save my notes"
             page.keyboard.press("Enter")

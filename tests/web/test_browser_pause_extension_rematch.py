@@ -18,7 +18,7 @@ from server.models import Extension, Game, GamePause, RematchOffer, Seat, User, 
 from server.services import clock
 from tests.server.api.conftest import running_app
 from tests.services import free_port
-from tests.web.browser import LiveServer, browser, screenshot  # noqa: F401  (fixture)
+from tests.web.browser import LiveServer, browser, reveal, screenshot  # noqa: F401  (fixture)
 from tests.web.pages_helpers import Reader, new_game
 from tests.web.test_browser_game import sign_in
 from tests.web.test_page_sweep import VIEWPORTS, problems
@@ -72,6 +72,7 @@ def _game(app, gid) -> Game:
 
 
 def _click(page, name: str) -> None:
+    reveal(page.get_by_role("button", name=name, exact=True, include_hidden=True))
     page.get_by_role("button", name=name, exact=True).click()
     page.wait_for_load_state()
 

@@ -15,6 +15,7 @@ from sqlmodel import Session
 
 from engine.games.tmotp.data import STATES
 from tests.server.test_fairness import play
+from tests.web.browser import browser  # noqa: F401  (fixture)
 from tests.web.pages_helpers import csrf, db_engine, new_game
 
 
@@ -139,9 +140,11 @@ def test_since_you_last_looked_tells_the_others_moves_once(app, jack, dick):
 def test_notes_talk_and_orders_are_one_tap_away(app, jack, dick):
     gid = new_game(jack, dick)
     page = jack.get(f"/games/{gid}").data.decode()
-    for section in ("schedule-more", "standing-more", "notes-more", "chat-more"):
+    for section in ("schedule-more", "notes-more", "chat-more"):
         tag = re.search(rf'<details class="more no-print" id="{section}"[^>]*>', page)
         assert tag and " open" not in tag.group(0), section
+    standing = page.split('id="standing-orders"', 1)[1]
+    assert re.match(r'[^>]*>\s*<details>', standing)      # closed, a section of its own
     # Dick writes at the table: Jack's page counts it, closed.
     said = dick.post_form(f"/games/{gid}", f"/games/{gid}/chat",
                           {"body": "Good luck!"})
@@ -156,3 +159,48 @@ def test_notes_talk_and_orders_are_one_tap_away(app, jack, dick):
     page = jack.get(saved.headers["Location"]).data.decode()
     assert re.search(r'<details class="more no-print" id="notes-more" open>', page)
     assert "watch Ohio" in page
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_a_decision_on_a_phone_is_about_three_screens_with_everything_closed(
+        app, jack, dick, browser):  # noqa: F811
+    """At a card play and in the Debates, with every section closed as the page opens, the
+    page is the decision and little else, and the decision's board part starts within the
+    first screen and a half. The decision itself is the longest part: a hand of six cards
+    shown whole (event text, whom it favours, the four ways to play it) is about three
+    screens on its own, so the bound is 4.5 screens (measured: 3,592 and 3,659 px; 5,475 px
+    before, with the board, hand and log open)."""
+    from tests.services import free_port
+    from tests.web.browser import LiveServer, screenshot
+
+    gid = new_game(jack, dick)
+    readers = {"kennedy": jack, "nixon": dick}
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    heights = {}
+    with LiveServer(app, port):
+        pages = {}
+        for seat, reader in readers.items():
+            ctx = browser.new_context(viewport=PHONE)
+            ctx.add_cookies([{"name": "session", "url": base,
+                              "value": reader.client.get_cookie("session").value}])
+            pages[seat] = ctx.new_page()
+        for stage, step in (("card-play", "activity"), ("debates", "debate_round")):
+            for page in pages.values():
+                page.goto("about:blank")
+            with Session(db_engine(app)) as session:
+                state = play(session, gid, random.Random(26),
+                             until=lambda s, step=step: _asked(s, step) is not None)
+            seat = _asked(state, step)
+            assert seat, stage
+            page = pages[seat]
+            page.goto(f"{base}/games/{gid}")
+            heights[stage] = page.evaluate("document.documentElement.scrollHeight")
+            part = "section.decision .faces, section.decision .choices" \
+                if stage == "card-play" else "section.decision .debate-board"
+            top = page.locator(part).first.evaluate("e => e.getBoundingClientRect().top")
+            assert top < 1.5 * PHONE["height"], (stage, top)
+            screenshot(page, f"decision-focus-{stage}-phone")
+    assert all(h <= 4.5 * PHONE["height"] for h in heights.values()), heights

@@ -220,6 +220,12 @@ def test_the_board_and_hand_fit_a_phone_and_the_map_text_is_legible(app, jack, d
             for size, page in contexts.items():
                 page.goto(f"{base}/games/{gid}")
                 assert "Traceback" not in page.content()
+                # At a decision a phone keeps the rest of the board and the hand one tap away
+                # (issue 47): open them as a player would.
+                for fold in ("#board-more", "#hand-more"):
+                    if not page.locator(fold).evaluate("d => d.open"):
+                        assert size == "phone", (stage, fold)
+                        page.locator(f"{fold} > summary").click()
                 measured = page.evaluate(MEASURE, PARTS)
                 assert measured["wide"] == [], (stage, size, measured["wide"][:10])
                 texts = page.evaluate(TEXTS)

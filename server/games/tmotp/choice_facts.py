@@ -34,7 +34,7 @@ def state(st: str, view: dict, words: Words) -> str:
     """A state with its facts: "Ohio (OH) · 25 electoral votes · Nixon leads with 2 support
     cubes"."""
     return words._("%(state)s · %(ev)s electoral votes · %(support)s",
-                   state=f"{STATES[st]['name']} ({st})", ev=STATES[st]["ev"],
+                   state=f"{words.state_name(st)} ({st})", ev=STATES[st]["ev"],
                    support=state_support(st, view, words))
 
 
@@ -95,18 +95,24 @@ def decision(view: dict, words: Words) -> list[str]:
                             name=words.t["issues"].get(won, won), k=totals.get(seat, 0),
                             n=totals.get(other, 0))]
     if step in DEBATES and debate:
-        return debate_cards(view, words)
+        return debate_cards(view, words, named=step != "debate_round")
     return []
 
 
-def debate_cards(view: dict, words: Words) -> list[str]:
-    """The Debate cards each side has left: the reader's by name, issue and CP; the opponent's
-    as a count (face down: nobody else sees them)."""
+def debate_cards(view: dict, words: Words, named: bool = True) -> list[str]:
+    """The Debate cards each side has left: the reader's by name, issue and CP (``named``;
+    else, when they are the decision's own choices, how many: each card is shown once); the
+    opponent's as a count (face down: nobody else sees them)."""
     debate, seat = view["debate"], view["seat"]
     mine = [f"{words.card(c)['name']} ({words.card(c)['issue'] or '–'}, {CARDS[c]['cp']} CP)"
             for c in debate.get("my_cards") or []]
-    lines = [words._("Your Debate cards left: %(cards)s.", cards="; ".join(mine))
-             if mine else words._("You have no Debate cards left.")]
+    if mine and not named:
+        lines = [words._("You have 1 Debate card left: the choice below.") if len(mine) == 1
+                 else words._("You have %(n)s Debate cards left: the choices below.",
+                              n=len(mine))]
+    else:
+        lines = [words._("Your Debate cards left: %(cards)s.", cards="; ".join(mine))
+                 if mine else words._("You have no Debate cards left.")]
     for other, n in (debate.get("cards_left") or {}).items():
         if other == seat:
             continue
