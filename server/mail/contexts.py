@@ -109,10 +109,19 @@ def rule_text(source: str, rule: str | None, locale: str, game_type: str) -> str
     return gettext(message, locale) if message else (rule or source)
 
 
+def in_words(actions: Iterable[str], locale: str, game_type: str) -> list[str]:
+    """Orders (lines of the notation) in the recipient's words, as the game names them (issue
+    47: a mail tells what was or will be done in words; only its reply instructions show the
+    notation)."""
+    shown = presenter(game_type)
+    return [shown.order_words(action, locale) for action in actions]
+
+
 def described(rows: Iterable[dict], locale: str, game_type: str) -> list[dict]:
     """The orders the server gave for the seat without asking (AutoOrder rows not yet mailed,
     oldest first), each with its rule in words."""
     return [{"actions": list(row.get("actions") or []), "source": row["source"],
+             "words": in_words(row.get("actions") or [], locale, game_type),
              "rule": row.get("rule") or "",
              "text": rule_text(row["source"], row.get("rule"), locale, game_type)}
             for row in rows]
@@ -181,7 +190,9 @@ def reminder(game_id: int, seat: str, step: int, view: dict, player_name: str, l
             "number": number, "of": of,
             "deadline": deadline(deadline_at, now, locale, time_zone),
             "fallback": {"source": fallback["source"],
-                         "actions": list(fallback.get("actions") or [])}}
+                         "actions": list(fallback.get("actions") or []),
+                         "words": in_words(fallback.get("actions") or [], locale,
+                                           view["game"])}}
 
 
 def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, player_name: str,
@@ -200,6 +211,7 @@ def deadline_passed(game_id: int, seat: str, passed_step: int, view: dict, playe
                              choice_url if asked else None, auto_orders, preferences_url,
                              time_zone=time_zone)
     return {**decision, "passed_step": passed_step, "actions": list(actions), "source": source,
+            "action_words": in_words(actions, locale, view["game"]),
             "rule": rule, "rule_text": rule_text(source, rule, locale, view["game"]),
             "asked": asked,
             "deadline": (deadline(deadline_at, now or datetime.now(timezone.utc), locale,

@@ -165,15 +165,17 @@ def _decision_page(session, link: links.Link, *, confirm: bool, outcome=None, re
 
 def choice_words(game_type: str, view: dict, action: str, loc: str) -> str | None:
     """The link's choice as its decision mail names it (issue 47: words, not notation): the
-    label of its option under its card's or kind's heading; None when the mail names it by
-    a range or the notation only."""
+    label of its option under its card's or kind's heading, else the order in the game's
+    words (a range's order, "Campaigning: 2 CP in New York (NY)"); None when the game has no
+    words for it."""
     for group in presenter(game_type).mail_choices(view, loc)["groups"]:
         for option in group.get("options") or []:
             if option["action"] == action and option["label"] != action:
                 heading = group.get("heading")
                 label = option["label"]
                 return f"{heading}: {label}" if heading and heading not in label else label
-    return None
+    said = presenter(game_type).order_words(action, loc)
+    return said if said != action else None
 
 
 def _game_url(game_id: int) -> str:

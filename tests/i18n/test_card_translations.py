@@ -231,7 +231,12 @@ def test_mails_and_pages_name_and_tell_the_cards_in_the_readers_language(locale)
     for key, entry in data["campaign"].items():
         cid = int(key)
         assert card_name(cid, locale) == f"{entry['name']} ({cid})"
-        assert Words(locale).card(cid)["effect"] == entry["event"]
+        # the file keeps the states' English names; the reader reads their own (issue 47)
+        assert Words(locale).card(cid)["effect"] == cards.event(cid, locale)
+        said = {STATES[c]["name"]: n for c, n in names["states"].items()}
+        assert cards.event(cid, locale) == re.sub(
+            r"(?<![A-Za-z])(" + "|".join(sorted(map(re.escape, said), key=len, reverse=True))
+            + r")(?![A-Za-z])", lambda m: said[m.group(1)], entry["event"])
         assert Words(locale).card(cid)["name"] == card_name(cid, locale)
         assert shown.text_names(locale)["card"](cid) == entry["name"]
     assert names["candidates"] == {seat: e["name"] for seat, e in data["candidates"].items()}

@@ -137,8 +137,10 @@ def test_a_note_in_japanese_and_spanish_takes_the_rulebooks_names():
     assert note == "Kennedy adds 2 state support in New York."
     ja = game_text.text(note, "ja", "tmotp")
     es = game_text.text(note.data(), "es-MX", "tmotp")
-    assert "ケネディ" in ja and "New York" in ja and "2" in ja and "adds" not in ja
-    assert "Kennedy" in es and "Nueva York" not in es and "adds" not in es
+    # Issue 47, item 5: the states too take the reader's names (terms.<locale>.json, "states")
+    assert "ケネディ" in ja and "ニューヨーク州" in ja and "2" in ja and "adds" not in ja
+    assert "New York" not in ja
+    assert "Kennedy" in es and "Nueva York" in es and "adds" not in es
     assert game_text.text(note, "en", "tmotp") == game_text.text(note, "fr", "tmotp") == str(note)
 
 

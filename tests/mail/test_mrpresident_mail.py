@@ -98,7 +98,7 @@ def test_a_resolution_tells_the_seats_not_asked(db_engine, session, smtp_catcher
     mails = deliver(session, db_engine, smtp_catcher, row)
     assert [m["To"] for m in mails] == [address["p1"]]
     body = text(mails[0])
-    assert "the candidates made their choices of step" in body and "revealed" not in body
+    assert "the candidates made their choices at the same time" in body and "revealed" not in body
     assert "Candidate 1 (you): Full Party Backing (13) · face down: Billboards (2)" in body
     assert "Candidate 2: TV Debates (5)" in body
     with Session(db_engine) as s:
@@ -131,7 +131,7 @@ def test_mr_presidents_texts_name_its_parties_candidates_and_cards():
         "La convención del Partido Republicano está decidida."
     assert text(note, "es").startswith("El Partido Demócrata nomina")
     assert text(["{seat} turns up {campaign}.", {"seat": "p2", "campaign": 7}], "ja") == \
-        "候補者2がTrain Toursを公開しました。"
+        "候補者2が列車遊説を公開しました。"  # issue 47: the cards' names in the reader's words
     assert text(["Round {round}: {states} turned up, {n} electoral votes.",
                  {"round": 1, "states": ["DC"], "n": 3}], "en") == \
         "Round 1: District of Columbia turned up, 3 electoral votes."

@@ -9,12 +9,12 @@ import random
 from email.message import EmailMessage
 
 import pytest
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 import engine.core as game_engine
 from server import db
 from server.mail import replies
-from server.models import Game
+from server.models import Game, MailSent
 from server.services import games as svc
 from tests.mail.inbound.corpus import fullwidth
 from tests.mail.test_replies import answers, app, game, handle, reply, state_of  # noqa: F401
@@ -100,8 +100,12 @@ def sealed(app, game, smtp_catcher):
                              by_player=False)
     else:
         raise AssertionError("no simultaneous step")
+    with Session(engine) as s:  # the mail that asked this step (a mail names no step)
+        asked = {m.message_id for m in s.exec(select(MailSent).where(
+            MailSent.game_id == game["id"], MailSent.recipient == "kennedy",
+            MailSent.step == g.step))}
     mail = [m for m in smtp_catcher.to(game["email"]["kennedy"])
-            if f"(step {g.step})" in m.get_body(("plain",)).get_content()][-1]
+            if m["Message-ID"] in asked][-1]
     return {**game, "seat": "kennedy", "step": g.step, "mail": mail,
             "legal": state.legal_actions("kennedy")}
 

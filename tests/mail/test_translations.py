@@ -157,11 +157,13 @@ def test_a_card_the_rulebook_names_takes_its_name_and_every_other_card_its_trans
     assert card_name(24) == "East Harlem Pledge (24)"
 
 
-def test_mr_presidents_cards_keep_their_printed_names_and_its_seats_and_parties_do_not():
-    """Mr. President has no translated rulebook: its campaign cards keep the names printed on
-    them (the card ruling), its candidates and parties take their languages' words."""
-    for locale in TRANSLATED:
-        assert campaign_name(7, locale) == campaign_name(7) == "Train Tours (7)"
+def test_mr_presidents_cards_seats_and_parties_take_the_readers_words():
+    """Mr. President has no translated rulebook: its campaign cards (issue 47, item 5: a player
+    reads the whole game in one language), candidates and parties take their languages' words,
+    each card with its printed number."""
+    assert campaign_name(7) == "Train Tours (7)"
+    assert campaign_name(7, "ja") == "列車遊説 (7)"
+    assert campaign_name(7, "es") == "Giras en tren (7)"
     mr_president = presenter("mrpresident")
     assert mr_president.terms("ja")["seats"]["p3"] == "候補者3"
     assert mr_president.terms("es")["seats"]["p3"] == "Candidato 3"

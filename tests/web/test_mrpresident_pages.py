@@ -271,7 +271,10 @@ def test_a_mailed_choice_link_opens_the_same_form_with_its_cards_ticked(app, jac
                            notes)
     path = f"/games/{gid}/decide/{token}"
     page = text(dick.get(path).data)
-    assert "Your choice from the mail:" in page and "play 12 3" in page
+    # the two cards in words (issue 47), not the notation "play 12 3"
+    assert "Your choice from the mail:" in page and "play 12 3" not in page
+    assert ("Business Backing (12) · 120 points, then Newspaper Ads (3) · 30 points face down"
+            in page)
     assert re.search(r'name="action" value="play 12" checked', page)
     assert re.search(r'name="second_card" value="3" checked', page)
     assert "The candidates choose at the same time" in page

@@ -16,6 +16,7 @@ import pytest
 from markupsafe import escape
 from sqlmodel import Session, select
 
+from server.games import presenter
 from server.i18n.game_text import texts
 from server.games.tmotp.summary import card_name, electoral_votes, unpledged
 from server.models import Game, LogEntry, Seat, Spectator
@@ -98,7 +99,11 @@ def test_the_replay_at_n_is_the_state_of_the_first_n_entries(app, jack, finished
                 assert str(escape(card_name(card))) in html, (n, seat, card)
         if n:
             seat, action = log[n - 1]
-            assert f'<span class="action">{escape(action)}</span>' in html, (n, action)
+            # Issue 47, item 5: the entry in words (a candidate's; chance's draws are told by
+            # their notes), its notation only in an attribute
+            words = presenter("tmotp").action_words(seat, action, "en")
+            assert (f'<span class="words" data-action="{escape(action)}">{escape(words)}</span>'
+                    in html) if words else seat == "chance", (n, action)
         assert "Traceback" not in html
 
 

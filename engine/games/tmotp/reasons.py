@@ -161,7 +161,7 @@ def _campaigning(g, f, seat, verb, args):
                        "a state.")
         if f.get("moved_free"):
             return msg("Your travel is free this turn and you have just moved: campaign in a "
-                       "state, or stop with 'done', before moving again.")
+                       "state, or stop, before moving again.")
         if cost > f["cp"]:
             return msg("Travelling to {state} costs {cost} CP; you have {cp}.", state=st,
                        cost=cost, cp=f["cp"])

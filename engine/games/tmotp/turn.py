@@ -230,31 +230,32 @@ def play_card(g, seat: str, which: str, mode: str, preempt: bool) -> None:
 
 
 def _note_cp_play(g, seat: str, cid, mode: str, preempt: bool) -> None:
-    """The note of a card played for CP: which card (or the candidate card), the action (the
-    mode's notation word in brackets) and whether it preempts the card's event."""
+    """The note of a card played for CP: which card (or the candidate card), the action in the
+    rulebook's words (Campaigning, Advertising, Positioning: "Campaign Points (CP) Actions") and
+    whether it preempts the card's event."""
     if cid == "candidate":      # the candidate card has no event to preempt
         if mode == "campaign":
-            g.note("{seat} plays his candidate card for campaign points (campaign).", seat=seat)
+            g.note("{seat} plays his candidate card for Campaigning.", seat=seat)
         elif mode == "advertise":
-            g.note("{seat} plays his candidate card for campaign points (advertise).", seat=seat)
+            g.note("{seat} plays his candidate card for Advertising.", seat=seat)
         else:
-            g.note("{seat} plays his candidate card for campaign points (position).", seat=seat)
+            g.note("{seat} plays his candidate card for Positioning.", seat=seat)
     elif preempt:
         if mode == "campaign":
-            g.note("{seat} plays {card} for campaign points (campaign), preempting its event.",
+            g.note("{seat} plays {card} for Campaigning, preempting its event.",
                    seat=seat, card=cid)
         elif mode == "advertise":
-            g.note("{seat} plays {card} for campaign points (advertise), preempting its event.",
+            g.note("{seat} plays {card} for Advertising, preempting its event.",
                    seat=seat, card=cid)
         else:
-            g.note("{seat} plays {card} for campaign points (position), preempting its event.",
+            g.note("{seat} plays {card} for Positioning, preempting its event.",
                    seat=seat, card=cid)
     elif mode == "campaign":
-        g.note("{seat} plays {card} for campaign points (campaign).", seat=seat, card=cid)
+        g.note("{seat} plays {card} for Campaigning.", seat=seat, card=cid)
     elif mode == "advertise":
-        g.note("{seat} plays {card} for campaign points (advertise).", seat=seat, card=cid)
+        g.note("{seat} plays {card} for Advertising.", seat=seat, card=cid)
     else:
-        g.note("{seat} plays {card} for campaign points (position).", seat=seat, card=cid)
+        g.note("{seat} plays {card} for Positioning.", seat=seat, card=cid)
 
 
 @then

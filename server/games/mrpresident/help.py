@@ -15,7 +15,7 @@ import server.games.mrpresident.summary as summary
 
 def context(loc: str) -> dict:
     """The house values the help page shows, in ``loc``'s words."""
-    states = sorted(STATES.values(), key=lambda s: s["name"])
+    states = sorted(STATES.values(), key=lambda s: summary.state_name(s["code"], loc))
     return dict(
         cards=[words.card(cid, loc) for cid in sorted(CARDS)], bands=_bands(loc),
         states=[summary.state(s["code"], loc) for s in states], total_ev=TOTAL_EV,

@@ -51,6 +51,9 @@ class Mail:
                               sorted({int(c) for a in pairs for c in a.split()[1:]})]
         return {"groups": list(groups.values()), "suffixes": [], "pairs": found}
 
+    def order_words(self, action: str, loc: str) -> str:
+        return order_words(action, loc)
+
     def hand_names(self, view: dict, loc: str) -> list[str]:
         return [_card(c, loc) for c in sorted((view.get("hands") or {}).get(view.get("seat"), []))]
 
@@ -81,6 +84,22 @@ def _label(action: str, laid: list[int], loc: str) -> str:
     return gettext("%(card)s: your cards would total %(n)s points", loc) % {
         "card": _card(int(word), loc),
         "n": sum(CARD_VALUES[int(c)] for c in [*laid, int(word)])}
+
+
+def order_words(action: str, loc: str) -> str:
+    """An order in words, as the choice a mail lists names it ("Billboards (2) · 20 points",
+    "No second card"); a two-card play names both, first the one turned up."""
+    verb, *rest = action.split() or [""]
+    if not rest or any(not (w.isdigit() and int(w) in CARD_VALUES) and w != "none"
+                       for w in rest):
+        return action
+    if verb == "play" and len(rest) == 2:
+        return gettext("%(first)s, then %(second)s face down", loc) % {
+            "first": _card(int(rest[0]), loc), "second": _card(int(rest[1]), loc)}
+    if verb in ("play", *NONE) and len(rest) == 1:
+        return _label(action, [], loc) if verb == "play" or rest == ["none"] \
+            else _card(int(rest[0]), loc)
+    return action
 
 
 def _card_order(action: str) -> tuple:

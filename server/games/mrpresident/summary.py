@@ -108,11 +108,16 @@ def _band(key: str, locale: str) -> str:
     return gettext(message, locale)
 
 
+def state_name(code: str, locale: str | None) -> str:
+    """A state's name in ``locale``'s words ("New York", "ニューヨーク州", "Nueva York")."""
+    return terms(locale)["states"].get(code, code)
+
+
 def state(code: str, locale: str) -> dict:
     """An electoral (state) card: its code, name, electoral votes and colour band (``band`` in
     words, ``band_key`` as the engine names it)."""
     info = STATES[code]
-    return {"code": code, "name": info["name"], "ev": info["ev"],
+    return {"code": code, "name": state_name(code, locale), "ev": info["ev"],
             "band": _band(info["band"], locale), "band_key": info["band"]}
 
 
@@ -154,7 +159,7 @@ def _contests(view: dict, seat: str | None, locale: str) -> list[dict]:
                   "scored_last": side in contest["leaders"],
                   "you": seat in members}
                  for side, members in contest["sides"].items()]
-        pots = [{"states": [STATES[c]["name"] for c in pot["states"]],
+        pots = [{"states": [state_name(c, locale) for c in pot["states"]],
                  "ev": sum(STATES[c]["ev"] for c in pot["states"]),
                  "sides": [side_name(s, locale, start=False) for s in pot["sides"]]}
                 for pot in contest["pots"]]
@@ -260,7 +265,7 @@ def _last_round(view: dict, locale: str) -> dict | None:
     return {"round": entry["round"], "election": entry["election"],
             "other_election": entry["election"] != view["election"], "latest": latest,
             "void": entry.get("void", False),
-            "states": [STATES[c]["name"] for c in states],
+            "states": [state_name(c, locale) for c in states],
             "ev": sum(STATES[c]["ev"] for c in states), "plays": plays, "result": result}
 
 

@@ -1,7 +1,8 @@
 """Mr. President's names in the reader's words: its title, seats (Candidate 1 to 4), parties and
 campaign cards (server/i18n/terms.py), and how its texts name what they speak of
-(server/i18n/game_text.py). Mr. President (1965) has no translated rulebook: its campaign cards
-keep their printed names; its candidates and parties take their languages' words."""
+(server/i18n/game_text.py). Mr. President (1965) has no translated rulebook: its campaign cards,
+candidates, parties and states take their languages' words (issue 47: a player reads the whole
+game in one language; a card's number goes with its name)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ CANDIDATES = N_("%(n)s candidates")
 
 WORDS = {"title_mrpresident": "Mr. President"}
 
+# The states as the engine's data names them (English); Japanese and Spanish as 1960's
+# (terms.<locale>.json, section "states", which also names the District of Columbia).
+STATE_NAMES = {code: state["name"] for code, state in STATES.items()}
+
 ENGLISH = {"seats": dict(SEAT_NAMES), "parties": dict(PARTY_NAMES),
            "campaigns": {card_id: card["name"] for card_id, card in CARDS.items()},
-           "words": WORDS}
-
-# The states as the engine's data names them (English), as 1960's.
-STATE_NAMES = {code: state["name"] for code, state in STATES.items()}
+           "words": WORDS, "states": dict(STATE_NAMES)}
 
 
 class Words:
@@ -39,5 +41,5 @@ class Words:
         seats, campaigns, parties = words["seats"], words["campaigns"], words["parties"]
         return {"seat": lambda seat: seats.get(seat, seat),
                 "campaign": lambda cid: campaigns[int(cid)],
-                "state": STATE_NAMES.__getitem__, "party": parties.__getitem__,
+                "state": words["states"].__getitem__, "party": parties.__getitem__,
                 "side": lambda side: parties.get(side) or seats.get(side, side)}

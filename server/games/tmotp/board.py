@@ -113,7 +113,7 @@ def card(card_id: int, loc: str) -> dict:
     code = data.get("state") or ""
     return {**Words(loc).card(card_id), "rest": data.get("rest"),
             "icon_seat": data.get("icon") or "", "issue_key": data.get("issue") or "",
-            "state_name": STATES[code]["name"] if code in STATES else ""}
+            "state_name": Words(loc).state_name(code) if code in STATES else ""}
 
 
 def persistent(view: dict, loc: str) -> list[str]:

@@ -3,7 +3,8 @@ candidate cards' and the sixteen endorsement cards' names, from
 ``server/translations/cards.<locale>.json`` (its shape: ``campaign`` id -> {"name", "event"},
 ``candidates`` seat -> {"name"}, ``endorsements`` id -> {"name"}; ids are strings). The
 translations use the translated rulebook's words (the glossary of server/translations/README.md)
-and keep the names that rulebook prints for a card itself; the states keep their English names.
+and keep the names that rulebook prints for a card itself; the files keep the states' English
+names, which ``event`` gives in the reader's words (terms.<locale>.json, "states").
 
 English comes from the engine's data (engine/games/tmotp/data): for ``en``, for a locale without
 a file, and for any entry a file lacks."""
@@ -11,11 +12,13 @@ a file, and for any entry a file lacks."""
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
-from engine.games.tmotp.data import CANDIDATES, CARDS, ENDORSEMENTS
+from engine.games.tmotp.data import CANDIDATES, CARDS, ENDORSEMENTS, STATES
 from server.i18n import TRANSLATIONS, supported
+from server.i18n import terms as term_tables
 
 
 def path(locale: str) -> Path:
@@ -41,9 +44,32 @@ def name(card_id: int, locale: str | None = "en") -> str:
 
 
 def event(card_id: int, locale: str | None = "en") -> str:
-    """A campaign card's event text."""
-    return (_entry("campaign", card_id, locale).get("event")
-            or CARDS[int(card_id)].get("effect") or "")
+    """A campaign card's event text, the states it names in ``locale``'s words."""
+    text = _entry("campaign", card_id, locale).get("event")
+    if text:
+        return _states_named(text, supported(locale))
+    return CARDS[int(card_id)].get("effect") or ""
+
+
+@lru_cache(maxsize=None)
+def _state_names(locale: str) -> tuple[re.Pattern, dict[str, str]] | None:
+    """A pattern finding the states' English names, longest first ("West Virginia" before
+    "Virginia"), and each one's name in ``locale`` (terms.<locale>.json, "states")."""
+    words = term_tables.table({"states": {c: s["name"] for c, s in STATES.items()}}, locale)
+    names = {STATES[code]["name"]: said for code, said in words["states"].items()
+             if said != STATES[code]["name"]}
+    if not names:
+        return None
+    found = sorted(names, key=len, reverse=True)
+    return re.compile(r"(?<![A-Za-z])(?:" + "|".join(map(re.escape, found)) + r")(?![A-Za-z])"), names
+
+
+def _states_named(text: str, locale: str) -> str:
+    """A translated event text as the reader reads it: the card files keep the states' English
+    names (the translations were checked against them, tests/i18n); the reader sees the names
+    of their language (issue 47, item 5), as in the log and the mails."""
+    pattern = _state_names(locale)
+    return pattern[0].sub(lambda m: pattern[1][m.group(0)], text) if pattern else text
 
 
 def candidate_name(seat: str, locale: str | None = "en") -> str:

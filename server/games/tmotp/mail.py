@@ -44,6 +44,9 @@ class Mail:
     def mail_choices(self, view: dict, loc: str) -> dict:
         return mail_choices(view, loc)
 
+    def order_words(self, action: str, loc: str) -> str:
+        return Words(loc).order(action)
+
     def hand_names(self, view: dict, loc: str) -> list[str]:
         words = Words(loc)
         return [f"{card['name']} · {card_facts(card, words)}" for card in

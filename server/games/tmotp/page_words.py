@@ -36,10 +36,14 @@ class Words:
             return self._("both candidates")
         return self.t["seats"].get(icon or "", "")
 
+    def state_name(self, st: str) -> str:
+        """A state's name in the reader's words ("New York", "ニューヨーク州", "Nueva York")."""
+        return self.t["states"].get(st, STATES[st]["name"] if st in STATES else st)
+
     def state(self, st: str, view: dict) -> dict:
         now = (view.get("states") or {}).get(st) or {}
         leader = self.t["seats"].get(now.get("leader") or "", "")
-        return {"code": st, "name": STATES[st]["name"], "ev": STATES[st]["ev"],
+        return {"code": st, "name": self.state_name(st), "ev": STATES[st]["ev"],
                 "support": f"{leader} {now.get('support')}" if leader else "–"}
 
     def region(self, region: str) -> str:
@@ -70,7 +74,7 @@ class Words:
     def thing(self, word: str) -> str:
         """A word of an action: a state, region, issue, candidate, card, or a plain word."""
         if word in STATES:
-            return f"{STATES[word]['name']} ({word})"
+            return f"{self.state_name(word)} ({word})"
         for kind in ("regions", "issues", "seats"):
             if word in self.t[kind]:
                 return self.t[kind][word]
@@ -105,3 +109,43 @@ class Words:
         if verb == "travel":
             return self._("Travel to %(state)s", state=self.thing(rest[0]))
         return " ".join(self.thing(x) for x in rest) or action
+
+    def order(self, action: str) -> str:
+        """An order as the reader's choice, in words, whenever it was or will be given (a
+        deadline's default, a standing order's answer): "Pass", "Advertising with Suburban
+        Voters (63) (3 CP)", "Campaigning: 2 CP in New York (NY)". Nothing is asked of the
+        view: the words come from the order alone."""
+        w = action.split()
+        if not w:
+            return action
+        verb, rest = w[0], w[1:]
+        preempt = rest[-1:] == ["preempt"]
+        rest = rest[:-1] if preempt else rest
+        if verb == "play" and len(rest) == 2 and rest[1] in ("event", "campaign", "advertise",
+                                                            "position"):
+            if rest[0] == "candidate":
+                said = self._("Your candidate card for %(mode)s", mode=self.mode(rest[1]))
+            elif digits(rest[0]) and int(rest[0]) in CARDS:
+                card = self.card(int(rest[0]))
+                said = (self._("Event: %(card)s", card=card["name"]) if rest[1] == "event"
+                        else self._("%(mode)s with %(card)s (%(n)s CP)",
+                                    mode=self.mode(rest[1]), card=card["name"], n=card["cp"]))
+            else:
+                return action
+            return self._("%(order)s, preempting its event", order=said) if preempt else said
+        if verb == "vp" and rest and digits(rest[0]) and int(rest[0]) in CARDS:
+            return self._("Discard %(card)s to play your Vice President card",
+                          card=self.card(int(rest[0]))["name"])
+        if verb in ("campaign", "support") and len(rest) == 2 and rest[0] in STATES \
+                and digits(rest[1]):
+            if verb == "campaign":
+                return self._("Campaigning: %(n)s CP in %(state)s", n=rest[1],
+                              state=self.thing(rest[0]))
+            return self._("State support in %(state)s: %(n)s", n=rest[1],
+                          state=self.thing(rest[0]))
+        if verb in ("pass", "done", "trigger", "swap", "momentum", "endorsement", "order",
+                    "travel") or verb == "play":
+            return self.action(action, {})
+        things = ", ".join(self.thing(x) for x in rest)
+        heading = self.verb(verb)
+        return f"{heading}: {things}" if things else heading

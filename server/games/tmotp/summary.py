@@ -84,7 +84,7 @@ def summary(view: dict, seat: str | None, notes_seen: int = 0, locale: str = "en
     leading = max(votes, key=votes.get) if votes and len(set(votes.values())) > 1 else None
     hands = view.get("hands") or {}
     nobody = unpledged(view)
-    states = [{"code": code, "name": STATES[code]["name"], "ev": STATES[code]["ev"],
+    states = [{"code": code, "name": names["states"][code], "ev": STATES[code]["ev"],
                "leader": None if code in nobody else _leader(entry, seats),
                "leader_seat": None if code in nobody else entry.get("leader"),
                "unpledged": code in nobody,

@@ -20,14 +20,15 @@ def tally(view: dict, loc: str) -> dict:
     """The electoral votes each candidate won and who took each state: Election Day's final
     tally when the game got there (Unpledged Electors may keep a state from anybody), else
     the board as it stood when the game ended (a resignation, a forfeit)."""
-    seat_words = summary_tmotp.terms(loc)["seats"]
+    words = summary_tmotp.terms(loc)
+    seat_words, state_words = words["seats"], words["states"]
     final = view.get("result") or {}
     unawarded = summary_tmotp.unpledged(view)
     votes = summary_tmotp.electoral_votes(view)
     rows = []
-    for code, entry in sorted(view["states"].items(), key=lambda item: STATES[item[0]]["name"]):
+    for code, entry in sorted(view["states"].items(), key=lambda item: state_words[item[0]]):
         seat = entry.get("leader") if code not in unawarded else None
-        rows.append({"code": code, "name": STATES[code]["name"], "ev": STATES[code]["ev"],
+        rows.append({"code": code, "name": state_words[code], "ev": STATES[code]["ev"],
                      "seat": seat, "who": seat_words.get(seat) if seat else
                      (_("nobody (unpledged electors)") if code in unawarded else _("nobody")),
                      "cubes": entry.get("support", 0)})

@@ -5,11 +5,13 @@ its template parts are templates/games/tmotp/web/."""
 
 from __future__ import annotations
 
+from engine.games.tmotp.data import SEAT_NAMES
 import server.games.tmotp.board as board
 import server.games.tmotp.forms as forms
 import server.games.tmotp.new_game as new_game
 import server.games.tmotp.standing_words as standing_words
 import server.games.tmotp.tally as tally
+from server.games.tmotp.page_words import Words
 from server.web.words import _
 
 
@@ -48,6 +50,14 @@ class Web:
 
     def result(self, view: dict, loc: str) -> dict:
         return tally.result(view, loc)
+
+    def action_words(self, seat: str, action: str, loc: str) -> str | None:
+        """A candidate's order as the replay tells it after his name ("chooses Advertising with
+        Give Me A Week (63) (4 CP)"); chance's draws are told by the notes they make."""
+        if seat not in SEAT_NAMES:
+            return None
+        words = Words(loc)
+        return words._("chooses %(order)s", order=words.order(action))
 
     def log_heading(self, message: list, loc: str) -> str | None:
         """A turn's heading at "Turn n begins."; the Debates and Election Day their own."""

@@ -26,14 +26,16 @@ WORDS = {"title": "1960: The Making of the President", "momentum": "Momentum",
          "election_day": "Election Day", "candidate": "candidate", "hand": "hand", "turn": "turn",
          "leads": "leads", "carries": "carried"}
 
+# The states' names (issue 47, item 5): Japanese and Spanish name them as their rulebooks do
+# ("ニューヨーク州", "Nueva York"; terms.<locale>.json, section "states"); orders still name them by
+# their codes (NY), the notation.
+STATE_NAMES = {code: state["name"] for code, state in STATES.items()}
+
 ENGLISH = {"seats": dict(SEAT_NAMES), "issues": dict(ISSUE_NAMES), "regions": dict(REGION_NAMES),
            "cards": {card_id: card["name"] for card_id, card in CARDS.items()}, "words": WORDS,
            "candidates": {seat: card["name"] for seat, card in CANDIDATES.items()},
-           "endorsements": {eid: card["name"] for eid, card in ENDORSEMENTS.items()}}
-
-# State names stay as the engine's data prints them (English): neither translated rulebook names
-# the states in its own language, and orders name them by their codes.
-STATE_NAMES = {code: state["name"] for code, state in STATES.items()}
+           "endorsements": {eid: card["name"] for eid, card in ENDORSEMENTS.items()},
+           "states": dict(STATE_NAMES)}
 
 
 class Words:
@@ -56,7 +58,7 @@ class Words:
         seats, card_names = words["seats"], words["cards"]
         return {"seat": lambda seat: seats.get(seat, seat),
                 "card": lambda cid: card_names[int(cid)],
-                "state": STATE_NAMES.__getitem__, "issue": words["issues"].__getitem__,
+                "state": words["states"].__getitem__, "issue": words["issues"].__getitem__,
                 "region": words["regions"].__getitem__}
 
 

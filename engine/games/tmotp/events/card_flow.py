@@ -68,8 +68,8 @@ def _take_into_hand(seat: str, key: str = "taken"):
 def _offer_any_discard(seat: str):
     def stage(g, f):
         pick_from_discard(g, seat, g.s["discard"], "taken",
-                          msg("{card}: you may take back any one card from the discard pile: take "
-                              "CARD, or done to take none.", card=f["card"]))
+                          msg("{card}: you may take back any one card from the discard pile, or "
+                              "take none.", card=f["card"]))
     return stage
 
 
@@ -112,9 +112,8 @@ class DiscardRedraw(Step):
         g.end()
 
     def prompt(self, g, f, seat):
-        return msg("{card}: throw away any cards from your hand and draw as many new ones: discard "
-                   "and the card numbers in increasing order, or done to keep your hand.",
-                   card=f["card"])
+        return msg("{card}: throw away any cards from your hand and draw as many new ones, or "
+                   "keep your hand.", card=f["card"])
 
 
 def _discard_stage(seat_of):
@@ -158,8 +157,8 @@ def _seal_bug_offer(g, f):
     if not cards:
         g.note("{card} is not in the discard pile.", card=HENRY_CABOT_LODGE)
     pick_from_discard(g, "nixon", cards, "taken",
-                      msg("{card}: you may take {card_taken} back from the discard pile: take 42, "
-                          "or done to leave it.", card=f["card"], card_taken=HENRY_CABOT_LODGE))
+                      msg("{card}: you may take {card_taken} back from the discard pile, or leave "
+                          "it.", card=f["card"], card_taken=HENRY_CABOT_LODGE))
 
 
 # --- 38 High Hopes -------------------------------------------------------------------------
@@ -295,11 +294,11 @@ def _research_cp(g, f):
         g.note("{seat} spends none of {card}'s 3 CP.", seat="nixon", card=f["card"])
         return
     if mode == "campaign":
-        g.note("{seat} spends {card}'s 3 CP (campaign).", seat="nixon", card=f["card"])
+        g.note("{seat} spends {card}'s 3 CP on Campaigning.", seat="nixon", card=f["card"])
     elif mode == "advertise":
-        g.note("{seat} spends {card}'s 3 CP (advertise).", seat="nixon", card=f["card"])
+        g.note("{seat} spends {card}'s 3 CP on Advertising.", seat="nixon", card=f["card"])
     else:
-        g.note("{seat} spends {card}'s 3 CP (position).", seat="nixon", card=f["card"])
+        g.note("{seat} spends {card}'s 3 CP on Positioning.", seat="nixon", card=f["card"])
     start_cp_action(g, "nixon", f["card"], mode, False, then="event_continue", cp=3)
     _mark_from_event(g, f)
 
@@ -340,7 +339,7 @@ def _tricky_offer(g, f):
                card=f["card"])
     pick_from_discard(g, "nixon", cards, "picked",
                       msg("{card}: pick a card from the discard pile to play at once as an event, "
-                          "with no rest cubes: take CARD, or done to play none.", card=f["card"]))
+                          "with no rest cubes, or play none.", card=f["card"]))
 
 
 def _tricky_play(g, f):

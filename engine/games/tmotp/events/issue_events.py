@@ -133,7 +133,7 @@ class RemoveMedia(Step):
 
     def prompt(self, g, f, seat):
         return of_event(msg("Take up to {left} of {seat}'s media support cubes off the board, or "
-                            "stop with 'done'.", left=f["left"], seat=f["target"]), f.get("card"))
+                            "stop.", left=f["left"], seat=f["target"]), f.get("card"))
 
 
 # --- the events --------------------------------------------------------------------------------

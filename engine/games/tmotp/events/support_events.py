@@ -76,8 +76,7 @@ class GallupPoll(Step):
 
     def prompt(self, g, f, seat):
         return msg("{card}: put the three issues on the Issues Track in any order, first place "
-                   "first (now 'order {order}').", card=f["card"],
-                   order=" ".join(g.s["issue_track"]))
+                   "first (now {issues}).", card=f["card"], issues=list(g.s["issue_track"]))
 
 
 # 5 Volunteers (both): the player takes 1 momentum marker.
