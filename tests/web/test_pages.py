@@ -96,7 +96,8 @@ def test_the_game_page_shows_the_seats_view_and_never_the_other_hand(app, jack, 
     for _ in range(40):
         for reader, seat in ((jack, "kennedy"), (dick, "nixon")):
             page = reader.game_page(gid)
-            assert "<svg" in page and page.count('data-state="') == 50
+            board = page.split('id="board-more"', 1)[1]   # the board's own map: 50 states
+            assert "<svg" in board and board.count('<g class="state') == 50
             with Session(db_engine(app)) as s:
                 state = s.get(Game, gid).state
             other = "nixon" if seat == "kennedy" else "kennedy"
