@@ -354,6 +354,8 @@ def order_answer(game_id: int, seat: str, view: dict, player_name: str, locale: 
     refused = answer.get("retract")
     return {**decision, "lines": list(answer.get("lines", [])), "status": answer["status"],
             "applied": list(answer.get("applied", [])),
+            # the orders done, sealed or taken back in words (issue 47); a command as written
+            "applied_words": in_words(answer.get("applied", []), locale, view["game"]),
             "reason": (gettext(REASONS[refused], locale) if refused in REASONS
                        else game_text.text(answer.get("reason"), locale, view["game"])),
             "take_back": (times.short(take_back, locale, time_zone, now)

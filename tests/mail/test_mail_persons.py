@@ -111,7 +111,7 @@ def test_a_resolved_step_does_not_say_sealed_cards_are_revealed():
         if name.startswith("step_resolved") and context.get("game_type") == "tmotp":
             text = render.render("step_resolved", context, "en").text
             assert "revealed" not in text, text
-            assert "the step is resolved" in text
+            assert "the choices are resolved" in text
 
 
 # Issue 46, item 1: the "absence" mails (server/mail/absence_mail.py), as its builder sends

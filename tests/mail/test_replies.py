@@ -15,10 +15,16 @@ from server.app import create_app
 from server.mail import reply_address, replies
 from server.mail.recipients import MailSettings
 from server.models import Game, InboundMail, LogEntry, Order
+from server.games import presenter
 from server.services import games as svc
 from server.services import users
 from tests.players import proven_user
 from tests.task_queue import queued
+
+
+def said(order: str) -> str:
+    """An order as the answer to a reply names it: in words (issue 47)."""
+    return presenter("tmotp").order_words(order, "en")
 
 
 @pytest.fixture
@@ -113,14 +119,14 @@ def test_a_reply_with_quoted_history_and_a_signature_is_applied(app, game, smtp_
     assert handle(app, reply(game, f"{order}\n\n-- \nJack\nSent from my phone")) == "order"
     assert state_of(game)[0] == game["step"] + 1
     (answer,) = answers(smtp_catcher, game)
-    assert f"> {order}" in answer and f"Done: {order}." in answer
+    assert f"> {order}" in answer and f"Done: {said(order)}." in answer
 
 
 def test_an_html_only_reply_is_applied(app, game, smtp_catcher):
     order = game["legal"][0]
     assert handle(app, reply(game, order, html_only=True)) == "order"
     assert state_of(game)[0] == game["step"] + 1
-    assert f"Done: {order}." in answers(smtp_catcher, game)[0]
+    assert f"Done: {said(order)}." in answers(smtp_catcher, game)[0]
 
 
 @pytest.mark.parametrize("headers", [{"Auto-Submitted": "auto-replied"},
@@ -174,7 +180,7 @@ def test_a_reply_to_a_decision_already_taken_is_refused_as_stale(app, game, smtp
 
 
 @pytest.mark.parametrize("text, words", [("campaign ??? 2", "not a word of the action notation"),
-                                         ("fly-to-the-moon", "Your decision now (step")])
+                                         ("fly-to-the-moon", "Your decision now:")])
 def test_a_malformed_or_illegal_order_is_refused_with_the_legal_orders(
         app, game, smtp_catcher, text, words):
     before = state_of(game)
@@ -228,7 +234,7 @@ def test_standing_orders_with_an_order_are_filed_with_it(app, game, smtp_catcher
     assert state_of(game)[0] == game["step"] + 1
     assert _standing(game) == {"trigger": "never"}
     (answer,) = answers(smtp_catcher, game)
-    assert f"Done: {order}." in answer and "standing trigger never" in answer
+    assert f"Done: {said(order)}." in answer and "standing trigger never" in answer
 
 
 @pytest.mark.parametrize("text, words", [

@@ -17,7 +17,8 @@ from server.mail import replies
 from server.models import Game, MailSent
 from server.services import games as svc
 from tests.mail.inbound.corpus import fullwidth
-from tests.mail.test_replies import answers, app, game, handle, reply, state_of  # noqa: F401
+from tests.mail.test_replies import (answers, app, game, handle, reply, said,  # noqa: F401
+                                     state_of)
 
 NOT_READ = "These lines of your reply were not read"
 
@@ -34,7 +35,7 @@ def test_the_answer_threads_under_the_players_reply(app, game, smtp_catcher):
     answer = _answer_to(smtp_catcher, game, mine)
     root = game["mail"]["References"].split()[0]
     assert answer["References"].split() == [root, mine]
-    assert f"Done: {order}." in answer.get_body(("plain",)).get_content()
+    assert f"Done: {said(order)}." in answer.get_body(("plain",)).get_content()
 
 
 def test_a_malformed_message_id_is_not_echoed(app, game, smtp_catcher):
@@ -49,7 +50,7 @@ def test_a_full_width_order_is_applied(app, game, smtp_catcher):
     order = game["legal"][-1]
     assert handle(app, reply(game, fullwidth(order))) == "order"
     assert state_of(game)[0] == game["step"] + 1
-    assert f"Done: {order}." in answers(smtp_catcher, game)[0]
+    assert f"Done: {said(order)}." in answers(smtp_catcher, game)[0]
 
 
 def test_a_bottom_posted_order_is_applied(app, game, smtp_catcher):
@@ -70,7 +71,7 @@ def test_a_sign_off_and_a_name_are_not_read_as_orders(app, game, smtp_catcher):
     order = game["legal"][0]
     assert handle(app, reply(game, f"{order}\n\nCheers,\nJack")) == "order"
     (answer,) = answers(smtp_catcher, game)
-    assert f"Done: {order}." in answer and "rest of the order" not in answer
+    assert f"Done: {said(order)}." in answer and "rest of the order" not in answer
 
 
 @pytest.mark.parametrize(("line", "verb"), [("Pass", True), ("Trigger", True), ("Jack", False),

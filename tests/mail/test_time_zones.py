@@ -12,6 +12,7 @@ from sqlalchemy import update
 from sqlmodel import Session
 
 from server import db
+from server.games import presenter
 from server.mail import recipients, render
 from server.models import Game, OutboxMessage, User
 from server.services import games as svc
@@ -153,7 +154,8 @@ def test_a_timezone_line_with_an_order_is_done_with_it(app, game, smtp_catcher, 
     assert state_of(game)[0] == game["step"] + 1
     assert _zone_of(game) == zone
     (answer,) = answers(smtp_catcher, game)
-    assert f"Done: {order}." in answer and f"Your time zone is now {zone}" in answer
+    said = presenter("tmotp").order_words(order, "en")  # the order in words (issue 47)
+    assert f"Done: {said}." in answer and f"Your time zone is now {zone}" in answer
 
 
 @pytest.mark.parametrize("text", ["timezone Mars/Olympus", "timezone", "time zone Tokio"])

@@ -1,9 +1,10 @@
 """Issue 47, item 5: no raw action notation reaches a player in a decision mail outside its reply
 instructions (each choice's "reply: ..." line, a state's range example, the line telling how to
-write a range or a pair of cards, the "preempt" suffix, the footer naming the notation): every
-decision mail of the golden set (a decision, a reminder, a passed deadline, a resolved step, the
-digest) and a decision mail at every kind of decision of random 1960 and Mr. President games, in
-English, Japanese and Spanish (tests/notation.py finds the notation)."""
+write a range or a pair of cards, the "preempt" suffix, the footer naming the notation) and the
+quote of a reply's own lines: every decision mail of the golden set (a decision, a reminder, a
+passed deadline, a resolved step, the digest, the answer to an order by reply) and a decision
+mail at every kind of decision of random 1960 and Mr. President games, in English, Japanese and
+Spanish (tests/notation.py finds the notation)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ from tests.mail.test_labelled_choices import _signed, _views
 from tests.mail.test_templates import LINKS, contexts_by_kind
 from tests.notation import raw_notation
 
-DECISION_KINDS = ("your_decision", "reminder", "deadline_passed", "step_resolved", "digest")
+DECISION_KINDS = ("your_decision", "reminder", "deadline_passed", "step_resolved", "digest",
+                  "order_received")
+# The answer to a reply quotes the lines the player wrote (their own notation, as written).
+QUOTED = re.compile(r'<p class="orders"[^>]*>.*?</p>|^[ \t]*> .*$', re.S | re.M)
 
 
 def _choices(value) -> list[dict]:
@@ -50,9 +54,9 @@ def _instructions(context: dict, locale: str) -> list[str]:
 
 def _visible(rendered, context: dict, locale: str) -> str:
     """The mail's text and its HTML's visible text, the reply instructions and footer left out."""
-    page = re.sub(r"<(style|head)\b.*?</\1>", " ", rendered.html, flags=re.S)
+    page = re.sub(r"<(style|head)\b.*?</\1>", " ", QUOTED.sub(" ", rendered.html), flags=re.S)
     page = html.unescape(re.sub(r"<[^>]+>", "\n", page))
-    text = f"{rendered.subject}\n{rendered.text}\n{page}"
+    text = f"{rendered.subject}\n{QUOTED.sub(' ', rendered.text)}\n{page}"
     for instruction in _instructions(context, locale):
         text = text.replace(instruction, " ")
     footer = i18n.gettext("Orders by reply: write the order on the first line of your reply, "

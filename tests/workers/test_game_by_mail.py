@@ -19,7 +19,6 @@ from server.services import games as svc
 from tests.workers.conftest import assert_mailed_once, players
 from workers.inbound_smtp import make_inbound
 
-STEP = re.compile(r"\(step (\d+)\)")
 CHOICES_START = "Reply to this mail with your order, one of:"
 
 
@@ -31,12 +30,12 @@ RANGE = re.compile(r"^  \S.*: ((?:campaign|support) [A-Z]{2} \d+)$")
 PICK = re.compile(r" as ((?:discard|strategy) \d+(?: \d+)*)\.$")
 
 
-def asked(mail) -> tuple[int, list[str]] | None:
-    """The step a mail asks about and the orders it lists, or None if it asks nothing."""
+def asked(mail, step: int | None) -> tuple[int, list[str]] | None:
+    """The step a mail asks about (``step``: its MailSent row's, as a mail names no step,
+    issue 47) and the orders it lists, or None if it asks nothing."""
     text = mail.get_body(("plain",)).get_content()
-    if CHOICES_START not in text:
+    if CHOICES_START not in text or step is None:
         return None
-    step = int(STEP.findall(text)[-1])
     choices = []
     for line in text.split(CHOICES_START, 1)[1].splitlines()[1:]:
         if line.startswith("-- "):
@@ -87,7 +86,7 @@ def play_by_reply(pipeline, gid: int, address: dict, port: int, choose, answer=N
     server on ``port``, the order picked by ``choose(mail, orders the mail lists)``, until the
     game ends; the number of answers. ``answer(seat, mail, order)``, when given, sends a
     seat's order itself and returns False for the seats it leaves to the reply."""
-    replies, answered, mailbox = 0, set(), Mailbox(pipeline.mail)
+    replies, answered, mailbox = 0, set(), Mailbox(pipeline.mail, pipeline.session)
     deadline = time.monotonic() + 900
     while True:
         with pipeline.session() as s:
@@ -133,15 +132,18 @@ def _told_the_result(pipeline) -> set[str]:
 class Mailbox:
     """The mails each player got, read once each: (step asked, orders listed) by address."""
 
-    def __init__(self, catcher):
-        self.catcher, self.seen = catcher, 0
+    def __init__(self, catcher, session):
+        self.catcher, self.seen, self.session = catcher, 0, session
         self.asking: dict[tuple[str, int], tuple[object, list[str]]] = {}
 
     def asking_for(self, to: str, step: int, deadline: float):
         while time.monotonic() < deadline:
             received = self.catcher.received()
             for mail in received[self.seen:]:
-                found = asked(mail)
+                with self.session() as s:
+                    sent = s.exec(select(MailSent).where(
+                        MailSent.message_id == mail["Message-ID"])).first()
+                found = asked(mail, sent.step if sent is not None else None)
                 if found and found[1]:
                     self.asking[(mail["To"], found[0])] = (mail, found[1])
             self.seen = len(received)

@@ -78,9 +78,8 @@ class Web:
                     "upset": _("attempts an upset with %(card)s", card=cards[0]),
                     "stop": _("answers the upset with %(card)s", card=cards[0])}[verb]
         if verb == "turn" and rest and rest[0] in STATES:
-            state = STATES[rest[0]]
-            return _("turns up %(state)s (%(ev)s electoral votes)", state=state["name"],
-                     ev=state["ev"])
+            return _("turns up %(state)s (%(ev)s electoral votes)",
+                     state=summary.state_name(rest[0], loc), ev=STATES[rest[0]]["ev"])
         if verb in ("lot", "parties") and rest:
             drawn = ", ".join(names.get(x, x) for x in rest)
             return _("the lot draws %(seats)s", seats=drawn) if verb == "lot" \

@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import update
 from sqlmodel import select
 
+from server.games import presenter
 from server.i18n import LOCALES, gettext
 from server.mail import reply_address
 from server.models import InboundMail, OutboxMessage, Retractable, User
@@ -115,7 +116,9 @@ def test_a_reply_take_back_within_the_hold_takes_the_move_back(
     them_before = len(mail_server.to(them.email))
     _send(inbound, reply_to(receipt, written, mover.email))
     answer = _answers(mail_server, mover.email)[-1]
-    assert done.format(action=action) in _text(answer), _text(answer)
+    # the move taken back in words (issue 47), as the game names it
+    assert done.format(action=presenter("tmotp").order_words(action, locale)) in _text(answer), \
+        _text(answer)
     assert _outcome(store) == {"kind": "retract", "status": "retracted"}
     game = store.game(gid)
     assert game.step == step + 1 and store.state(gid).to_dict() == before.to_dict()
@@ -220,7 +223,8 @@ def test_with_receipts_muted_the_offer_to_take_back_still_comes_alone(
     seat, action, before, receipt = _move_by_mail(app, store, players, gid, inbound,
                                                   mail_server)
     text = " ".join(_text(receipt).split())
-    assert f"Done: {action}." in text and "reply to this mail with TAKE BACK" in text
+    said = presenter("tmotp").order_words(action, "en")
+    assert f"Done: {said}." in text and "reply to this mail with TAKE BACK" in text
     assert MUTED in text and MUTED in receipt.get_body(("html",)).get_content()
     assert "Your hand:" not in text and "States (leader" not in text  # the offer alone
     step = store.game(gid).step
