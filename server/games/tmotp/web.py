@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.games.tmotp.data import SEAT_NAMES
 import server.games.tmotp.board as board
+import server.games.tmotp.focus as focus
 import server.games.tmotp.forms as forms
 import server.games.tmotp.new_game as new_game
 import server.games.tmotp.standing_words as standing_words
@@ -21,6 +22,9 @@ class Web:
 
     def public_board(self, view: dict, loc: str) -> dict:
         return board.board_context(view, None, loc)
+
+    def focus(self, form: dict | None, view: dict) -> list[str]:
+        return focus.parts(form, view)
 
     def hand(self, cards: list, loc: str) -> list[dict]:
         return [board.card(c, loc) for c in cards]
