@@ -22,6 +22,8 @@ threads = int(os.environ.get("WHISTLESTOP_WEB_THREADS", "1"))
 # of the way (server/db.py BUSY_TIMEOUT_MS), and the request answers 503 with Retry-After.
 timeout = _db.WORKER_TIMEOUT_SECONDS
 accesslog = "-"
+# The access log without the links' tokens and codes (server/access_log.py).
+logger_class = "server.access_log.AccessLogger"
 # Newer gunicorns open a control socket, by default one per user in ~/.gunicorn; keep ours
 # beside the other runtime files so that two servers (a test and a dev run) never share it.
 control_socket = os.path.join(_cfg["VAR_DIR"], "gunicorn.ctl")
@@ -43,6 +45,8 @@ def post_worker_init(_worker) -> None:
     import gc
 
     limit_streams(_worker)
+    # The routes, for the access log to know which parts of a path are secrets.
+    _worker.log.url_map = getattr(_worker.wsgi, "url_map", None)
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
 
