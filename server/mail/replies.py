@@ -39,7 +39,8 @@ with no reply token or a forged one from an address no user has. A user's mail t
 that is not one of their seats gets a short answer saying so.
 
 An order is applied only when it comes From the seat's player's proven address and the
-receiving server's Authentication-Results report no DMARC, DKIM or SPF failure: the reply
+receiving server's Authentication-Results and Received-SPF report no DMARC, DKIM or SPF
+failure (and, where the operator names that server, its aligned pass): the reply
 address proves only that its writer saw a mail sent to the seat. Anything else is not
 applied and not answered; the seat's player gets a short notice (once a day at most).
 """
@@ -79,6 +80,22 @@ _NOTATION_SHAPED = re.compile(r"[A-Za-z0-9_\- ]+")
 NOTATION_WORDS = 4
 
 
+_told_unnamed = False  # the log has said what a reply's check rests on without a named MTA
+
+
+def _say_what_the_check_rests_on(authserv_id: str) -> None:
+    """Log once per process, when no receiving MTA is named, what a reply's sender rests on."""
+    global _told_unnamed
+    if authserv_id or _told_unnamed:
+        return
+    _told_unnamed = True
+    log.warning("WHISTLESTOP_MAIL_AUTHSERV_ID is not set: a reply's sender is taken on its "
+                "reply address's token and its From (a user's known address); only a "
+                "failure in the topmost Authentication-Results or Received-SPF refuses it, "
+                "and no pass is required. Name the receiving MTA's authserv-id to require "
+                "its aligned DMARC, DKIM or SPF pass (docs/operating.md, Mail authentication)")
+
+
 class AlreadyHandled(Exception):
     """Another run of the task handled this mail first."""
 
@@ -109,6 +126,7 @@ def handle(engine: Engine, inbound_id: int, message_id: int | None,
             _finish(engine, inbound_id, message_id, None, [])
             return "duplicate"
         reply = read_reply(row.raw, settings.domain, settings.authserv_id)
+    _say_what_the_check_rests_on(settings.authserv_id)
     if reply.kind == Kind.ORDER and reply.sender and \
             not _within_limit(reply.sender, reply.auth_failed):
         log.info("inbound #%s ignored: too many mails from its sender", inbound_id)

@@ -125,3 +125,23 @@ def test_read_reply_names_what_failed(app, game):
     found = read_reply(with_results(reply(game, "pass"), *REFUSED[0]),
                        app.config["MAIL_DOMAIN"], authserv_id=MTA).auth_failed
     assert found == f"no aligned pass from {MTA}"
+
+
+def test_with_a_named_mta_its_received_spf_pass_is_applied(app, game):
+    # policyd-spf's shape, prepended above the MTA's Received (RFC 7208 §9.1).
+    app.config["MAIL_AUTHSERV_ID"] = MTA
+    spf = (b"Received-SPF: Pass (mailfrom) identity=mailfrom; client-ip=192.0.2.7; "
+           b"helo=mail.example.org; envelope-from=jack@example.org; receiver=" + MTA.encode()
+           + b"\nReceived: from mail.example.org (mail.example.org [192.0.2.7])\n"
+           b"\tby " + MTA.encode() + b" (Postfix) with ESMTPS id 4ABCD1234\n")
+    assert handle(app, spf + reply(game, game["legal"][0])) == "order"
+
+
+def test_without_a_named_mta_the_log_says_what_the_check_rests_on(app, game, caplog,
+                                                                   monkeypatch):
+    from server.mail import replies
+    monkeypatch.setattr(replies, "_told_unnamed", False)
+    with caplog.at_level("WARNING", logger="whistlestop.replies"):
+        assert handle(app, reply(game, game["legal"][0])) == "order"
+    told = [r.getMessage() for r in caplog.records if "MAIL_AUTHSERV_ID" in r.getMessage()]
+    assert len(told) == 1 and "its From" in told[0]

@@ -74,20 +74,27 @@ _AUTH_FAIL = re.compile(r"(?:^|[;\s])(dmarc|dkim|spf)\s*=\s*(fail|softfail)\b", 
 
 def authentication_failure(msg: EmailMessage, authserv_id: str | None = None,
                            sender: str | None = None) -> str | None:
-    """Why the receiving server's Authentication-Results do not let the mail act ("spf=softfail",
-    "no aligned pass from mx.example"), or None.
+    """Why the receiving server's Authentication-Results and Received-SPF do not let the mail
+    act ("spf=softfail", "no aligned pass from mx.example"), or None.
 
     With no ``authserv_id`` (the embedded default: our own inbound SMTP, or a provider's hook),
-    only the topmost header is read - the one the receiving server added last - and only its
-    failures: a sender can write any header himself, but a forged failure only refuses his own
-    mail, while a forged "pass" is never believed.
+    only the topmost Authentication-Results header is read - the one the receiving server
+    added last - and the Received-SPF above every Received header, and only their failures: a
+    sender can write any header himself, but a forged failure only refuses his own mail, while
+    a forged "pass" is never believed. The mail then rests on its reply address's token and
+    its From alone (server/mail/replies.py says so in the log).
 
-    Where the operator names the receiving MTA's authserv-id, every header of that id is read
-    and every other ignored (RFC 8601 §5: the MTA removes headers of its own id that came with
-    the mail, so only it can have written them); any failure refuses, and the mail needs that
-    server's pass aligned with the From domain: DMARC pass, or a DKIM pass signed for it, or an
-    SPF pass for it."""
+    Where the operator names the receiving MTA's authserv-id, every Authentication-Results
+    header of that id is read and every other ignored, above or below (RFC 8601 §5: the MTA
+    removes headers of its own id that came with the mail, so only it can have written them),
+    and so is the topmost Received-SPF when it stands above every Received header, where the
+    receiving server prepends it (RFC 7208 §9.1; one below a Received may be the sender's).
+    Any failure there refuses, and the mail needs that server's pass aligned with the From
+    domain: DMARC pass, or a DKIM pass signed for it, or an SPF pass for it."""
     values = headers.texts(msg, "Authentication-Results")
+    spf = _received_spf(msg)
+    if spf is not None and spf[0] in ("fail", "softfail"):
+        return f"spf={spf[0]}"
     if not authserv_id:
         found = _AUTH_FAIL.search(values[0] if values else "")
         return f"{found[1].lower()}={found[2].lower()}" if found else None
@@ -97,6 +104,10 @@ def authentication_failure(msg: EmailMessage, authserv_id: str | None = None,
         if found:
             return f"{found[1].lower()}={found[2].lower()}"
     from_domain = _domain(sender)
+    if from_domain and spf is not None and spf[0] == "pass" and \
+            spf[1].get("identity", "mailfrom").lower() == "mailfrom" and \
+            _aligns(_domain(spf[1].get("envelope-from")), from_domain):
+        return None
     for value in ours:
         try:
             results = authres.AuthenticationResultsHeader.parse_value(value).results
@@ -105,6 +116,35 @@ def authentication_failure(msg: EmailMessage, authserv_id: str | None = None,
         if from_domain and any(_aligned_pass(r, from_domain) for r in results):
             return None
     return f"no aligned pass from {authserv_id}"
+
+
+# Received-SPF (RFC 7208 §9.1): a result, an optional comment, then "key=value;" pairs.
+_SPF_RESULT = re.compile(r"\s*([A-Za-z]+)")
+_SPF_PAIR = re.compile(r'([A-Za-z0-9_.-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
+
+
+def _received_spf(msg: EmailMessage) -> tuple[str, dict[str, str]] | None:
+    """The receiving server's Received-SPF: its result (lower case) and its keys, when the
+    topmost one stands above every Received header; None otherwise."""
+    for name, value in msg.raw_items():
+        low = name.lower()
+        if low == "received":
+            return None
+        if low == "received-spf":
+            text = re.sub(r"\r?\n(?=[ \t])", "", str(value))[:headers.MAX_HEADER]
+            found = _SPF_RESULT.match(text)
+            if not found:
+                return None
+            rest, depth, at = text[found.end():].lstrip(), 0, 0
+            if rest.startswith("("):  # the comment, which may hold "(...)" itself
+                for at, char in enumerate(rest):
+                    depth += {"(": 1, ")": -1}.get(char, 0)
+                    if depth == 0:
+                        break
+                rest = rest[at + 1:]
+            pairs = {k.lower(): v.strip('"') for k, v in _SPF_PAIR.findall(rest)}
+            return found[1].lower(), pairs
+    return None
 
 
 def _authserv_id(value: str) -> str | None:
