@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import threading
 import uuid
@@ -19,6 +20,15 @@ from aiosmtpd.controller import Controller
 from server import config as server_config
 
 log = logging.getLogger("whistlestop.mail")
+
+# A reply address's token ("r+TOKEN@domain") is a seat's secret: the log names the address
+# with the token as a fixed mark (server/access_log.py does so for the web's links).
+_REPLY_TOKEN = re.compile(r"(?i)\b(r\+)[^@\s]+(?=@)")
+
+
+def without_tokens(addresses) -> list[str]:
+    """The envelope's recipients with their reply tokens as [redacted]."""
+    return [_REPLY_TOKEN.sub(r"\1[redacted]", str(address)) for address in addresses]
 
 
 class SaveMessage:
@@ -35,7 +45,8 @@ class SaveMessage:
         tmp = self.directory / f".{name}.tmp"
         tmp.write_bytes(raw)
         tmp.replace(self.directory / name)
-        log.info("stored %s from %s to %s", name, envelope.mail_from, envelope.rcpt_tos)
+        log.info("stored %s from %s to %s", name, envelope.mail_from,
+                 without_tokens(envelope.rcpt_tos))
         return "250 Message accepted for delivery"
 
 
@@ -67,7 +78,7 @@ class ReceiveReplies:
             log.exception("could not keep a mail from %s", envelope.mail_from)
             return "451 4.3.0 Could not store the message; try again later"
         log.info("kept mail #%s from %s to %s", inbound_id, envelope.mail_from,
-                 envelope.rcpt_tos)
+                 without_tokens(envelope.rcpt_tos))
         return "250 Message accepted for delivery"
 
     def _keep(self, raw: bytes) -> int:

@@ -24,18 +24,22 @@ def _mail() -> EmailMessage:
 
 
 def test_inbound_mail_is_kept_with_its_envelope_and_handed_to_the_reply_task(
-        tmp_path, free_port):
+        tmp_path, free_port, caplog):
     url = f"sqlite:///{tmp_path / 'ws.db'}"
     db.migrate(url)
     engine = db.make_engine(url)
     controller = make_inbound(url, "127.0.0.1", free_port)
     controller.start()
     try:
-        with smtplib.SMTP("127.0.0.1", free_port, timeout=10) as smtp:
+        with caplog.at_level("INFO", logger="whistlestop.mail"), \
+                smtplib.SMTP("127.0.0.1", free_port, timeout=10) as smtp:
             refused = smtp.send_message(_mail(), to_addrs=["r+token123@whistlestop.test"])
         assert refused == {}
     finally:
         controller.stop()
+    # The log names the address, not the seat's reply token (issue 48).
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert "r+[redacted]@whistlestop.test" in logged and "token123" not in logged
     with Session(engine) as session:
         kept = session.exec(select(InboundMail)).one()
         rows = session.exec(select(OutboxMessage)).all()
