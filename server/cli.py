@@ -132,6 +132,27 @@ def _create_user(args) -> int:
     return EXIT_OK
 
 
+def _add_member(args) -> int:
+    """Issue 48: the operator adds a member to a members-only club (WHISTLESTOP_OPEN_SIGNUP
+    false); the member signs in on the web pages with the address."""
+    from server.services import display_names, members, users
+
+    email = _check_email(args.email)
+    if users.reserved_domain(email) is not None:
+        raise CommandError(f"no mail can reach {email}: .{users.reserved_domain(email)} is a "
+                           "reserved domain")
+    with _session() as session:
+        try:
+            user = members.add_member(session, email, args.name or "")
+        except users.EmailTaken:
+            raise CommandError(f"{email} is a member already; nothing was changed") from None
+        except display_names.NameRefused as refused:
+            raise CommandError(f"{refused.reason}; nothing was changed") from None
+        print(f"member {user.id}: {user.email} ({user.display_name or 'no display name'}); "
+              "they sign in on the web pages with this address")
+    return EXIT_OK
+
+
 def _issue_token(args) -> int:
     from server.services import users
 
@@ -498,6 +519,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command("create-user", _create_user, "add a user")
     sub.add_argument("email", metavar="EMAIL", help="the user's email address")
+    sub.add_argument("--name", help="display name (default: none; others then see \"Player <id>\")")
+
+    sub = command("add-member", _add_member,
+                  "add a member to the club (the way in while WHISTLESTOP_OPEN_SIGNUP is false)",
+                  "Add a member: an account for the address, which its owner then signs in "
+                  "with on the web pages (a mailed link). While WHISTLESTOP_OPEN_SIGNUP is "
+                  "false, members come only this way or by a member's invitation.")
+    sub.add_argument("email", metavar="EMAIL", help="the member's email address")
     sub.add_argument("--name", help="display name (default: none; others then see \"Player <id>\")")
 
     sub = command("issue-token", _issue_token,

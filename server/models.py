@@ -676,3 +676,16 @@ class PagePresence(SQLModel, table=True):
     user_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     seen_at: datetime = Field(sa_type=TZ)
     left_at: Optional[datetime] = Field(default=None, sa_type=TZ)
+
+
+class ClubInvitation(SQLModel, table=True):
+    """Issue 48, item 1 (services/members.py): a member's invitation to the club, a link that
+    works once and lets its holder make an account while sign-up is closed
+    (``OPEN_SIGNUP`` false). Only the sha256 of the link's token is kept; ``used_at``: when it
+    was used (for good)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    token_hash: str = Field(unique=True, max_length=64)
+    invited_by: int = Field(index=True)   # the member's user id (no foreign key: kept)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=TZ)
+    used_at: Optional[datetime] = Field(default=None, sa_type=TZ)

@@ -34,8 +34,12 @@ def sign_up(data):
     An address in a reserved top-level domain (.invalid, .test, .example, .localhost: no mail
     reaches it) is refused (422)."""
     if not current_app.config["OPEN_SIGNUP"]:
-        raise Problem("signup-closed", "This server does not take sign-ups; ask its operator "
-                      "for an account.")
+        # A members-only club (issue 48): members come by the operator (add-member) or by
+        # invitation (services/members.py); an existing member's token is made on the web.
+        raise Problem("signup-closed", "This club is members-only and takes no sign-ups: ask a "
+                      "member for an invitation (a link from their settings page, or a seat in "
+                      "a game), or the club's operator to add you. A member makes API tokens "
+                      f"on the web pages, signed in: {TOKENS_PAGE}.")
     try:  # the reserved domains: nobody's mailbox, and the deleted accounts' tombstones
         users.check_address(data["email"])
     except users.AddressRefused as refused:

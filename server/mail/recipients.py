@@ -550,7 +550,8 @@ def _invitation(session, payload, settings) -> list[Envelope]:
 def _sign_in(session, payload, settings) -> list[Envelope]:
     """The sign-in link a user asked for on the sign-in page: sent whatever their mail
     setting (they asked for this very mail), to the address of their account."""
-    user = session.get(User, payload["user_id"])
+    # No user: a stranger asked a members-only club (services/members.py): no mail.
+    user = session.get(User, payload["user_id"]) if payload.get("user_id") else None
     if user is None or is_deleted(user):    # deleted since: its link would be void
         return []
     # The session epoch when the link was asked for: void once the account signs out

@@ -46,5 +46,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(absences.bp)  # issue 46 item 1: absent seats, the replacement
     from server.web import live
     app.register_blueprint(live.bp)  # the game page's live news (server-sent events)
+    from server.web import members
+    app.register_blueprint(members.bp)  # issue 48 item 1: a members-only club's invitations
     from server.web import error_pages
     error_pages.init_app(app)  # issue 47 item 7: styled error pages in the reader's language

@@ -12,13 +12,12 @@ from flask import Blueprint, Flask, current_app, redirect, request, session as c
 from flask_login import LoginManager, login_user, logout_user
 from flask_wtf.csrf import validate_csrf
 from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
 from wtforms import ValidationError as CsrfRefused
 
 from server import i18n
 from server import db, rate_limits
 from server.models import User
-from server.services import display_names, sign_in, time_zones, users
+from server.services import display_names, members, sign_in, time_zones, users
 from server.web.pages import page, reader
 from server.web.words import N_, _, locale
 from server.parsing import whole
@@ -93,7 +92,7 @@ is_email = users.is_address   # the one check of an address (server/services/use
 def sign_in_page(next_path: str = "/", status: int = 200, error: str | None = None,
                  email: str = ""):
     return page("sign_in.html", status, locale(), next=sign_in.safe_next(next_path),
-                error=error, email=email)
+                error=error, email=email, members_only=members.closed(current_app.config))
 
 
 @bp.get("/help/names")
@@ -133,16 +132,15 @@ def send():
             "minutes.", minutes=max(1, too_many.retry_after // 60)), email)
         answer.headers["Retry-After"] = str(too_many.retry_after)
         return answer
+    closed = members.closed(current_app.config)
     with db.session() as session:
-        try:
-            user = users.find_or_create_user(session, email, locale())
-        except IntegrityError:  # created meanwhile by the same request sent twice
-            session.rollback()
-            user = users.find_user(session, email)
-        sign_in.request(session, user, next_path)
+        # A members-only club (issue 48) makes no account for a stranger's address: the
+        # row is written all the same and mails nothing (services/members.py).
+        user = members.account_for_sign_in(session, email, locale(), closed)
+        members.request_sign_in(session, user, next_path)
         session.commit()
     # The same answer whether or not the address had an account.
-    return page("sign_in_sent.html", 200, locale(), email=email)
+    return page("sign_in_sent.html", 200, locale(), email=email, members_only=closed)
 
 
 @bp.get("/sign-in/<token>")

@@ -31,7 +31,7 @@ from server.i18n import times
 from server.mail import kinds
 from server.models import User, utcnow
 from server.parsing import whole
-from server.services import calendar_feed, display_names, holds, links, time_zones, users
+from server.services import calendar_feed, display_names, holds, links, members, time_zones, users
 from server.services import preferences as prefs
 from server.web.accounts import check_form, refused_name
 from server.web.pages import page, reader
@@ -280,6 +280,7 @@ def _page(session, user: User, power: str, *, notice: str | None = None,
                     user, lambda m: i18n.gettext(m, user.locale)),
                 max_name=display_names.MAX_LENGTH,
                 typed=request.form if request.method == "POST" else {},
+                members_only=everything and members.closed(current_app.config),  # issue 48
                 # issue 27: the calendar feed's address, for the signed-in reader only
                 calendar_url=calendar_feed.url(session, user.id,
                                                current_app.config["SECRET_KEY"],

@@ -49,6 +49,7 @@ def url_map(tmp_path_factory):
     f"/sign-in?next=/games/42/take-seat/{CODE}",
     f"/sign-in?next=/games/42/join?code={CODE}",
     f"/sign-in/{TOKEN}/extra",  # no route: a token's shape is enough
+    f"/club/{TOKEN}",   # issue 48: a member's invitation to the club
 ])
 def test_a_links_secret_is_marked(url_map, target):
     shown = redact_target(target, url_map)

@@ -31,6 +31,7 @@ TABLES |= {"seatabsence"}  # issue 46: departed and vanished players
 TABLES |= {"rematchoffer", "rating", "ratedgame"}  # issue 27 item 6: rematches and ratings
 TABLES |= {"gamechat", "chatmessage", "chatread", "chatmute", "chatreport"}  # issue 27: chat
 TABLES |= {"ratelimithit"}  # issue 45, L13: the rate limits' default store
+TABLES |= {"clubinvitation"}  # issue 48: a member's invitation to a members-only club
 TABLES |= {"pagepresence"}  # issue 46, item 5: no mail while you watch
 
 

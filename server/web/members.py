@@ -1,0 +1,101 @@
+"""Issue 48, item 1: a members-only club's invitations (services/members.py). A signed-in
+member makes a link on the settings page (POST /me/invitations, shown once); its holder opens
+it (GET /club/<token>: a form, nothing done: mail scanners open links) and gives an address
+(POST): the address's account, made now if it has none, gets a sign-in link, and the link is
+used up. A refusal says why and changes nothing."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, request
+
+from server import db, rate_limits
+from server.models import User
+from server.services import members, users
+from server.web.accounts import check_form
+from server.web.pages import page, reader
+from server.web.words import N_, _, locale
+
+bp = Blueprint("members", __name__)
+
+REFUSALS = {
+    "expired": (410, N_("This invitation link has expired: ask the member who gave it to you "
+                        "for a new one.")),
+    "tampered": (400, N_("This invitation link is damaged or was not made by this club: copy "
+                         "the whole link, or ask the member who gave it to you for a new one.")),
+    "used": (409, N_("This invitation link has been used already: each works once. Ask the "
+                     "member who gave it to you for a new one, or sign in if it was you.")),
+}
+
+
+@bp.post("/me/invitations")
+def make():
+    signed_in = reader()
+    if signed_in is None:
+        return redirect("/sign-in?next=/me/mail", 303)
+    if check_form() is not None:
+        return redirect("/me/mail", 303)
+    if not members.closed(current_app.config):    # anybody may sign up: nothing to make
+        return redirect("/me/mail", 303)
+    try:  # the same budget as the invitations to games (server/rate_limits.py)
+        rate_limits.hit("invitations_user", signed_in.id)
+    except rate_limits.TooMany as too_many:
+        return page("refused.html", 429, locale(), refusal=_(
+            "You have made too many invitations just now; try again in %(minutes)s minutes.",
+            minutes=max(1, too_many.retry_after // 60)))
+    with db.session() as session:
+        token = members.invite(session, session.get(User, signed_in.id),
+                               current_app.config["SECRET_KEY"])
+    return page("club_invitation_made.html", 201, locale(), days=members.INVITATION_DAYS,
+                url=f"{current_app.config['BASE_URL']}{members.PATH}{token}")
+
+
+def _form(token: str, status: int = 200, error: str | None = None, email: str = "",
+          refused: bool = False):
+    return page("club_invitation.html", status, locale(), action=f"{members.PATH}{token}",
+                error=error, email=email, refused=refused)
+
+
+def _refused(kind: str, token: str):
+    status, reason = REFUSALS[kind]
+    return _form(token, status, _(reason), refused=True)
+
+
+@bp.get(f"{members.PATH}<token>")
+def show(token: str):
+    with db.reading(db.session()) as session:
+        try:
+            members.read(session, current_app.config["SECRET_KEY"], token)
+        except members.InvitationRefused as refused:
+            return _refused(refused.kind, token)
+    return _form(token)
+
+
+@bp.post(f"{members.PATH}<token>")
+def join(token: str):
+    email = (request.form.get("email") or "").strip()
+    refused = check_form()
+    if refused:
+        return _form(token, 400, refused, email)
+    if not users.is_address(email):
+        return _form(token, 422, _("Give the email address you play with, like "
+                                   "name@example.org."), email)
+    domain = users.reserved_domain(email)
+    if domain is not None:
+        return _form(token, 422, _(
+            "No mail can reach an address in the reserved domain “.%(domain)s”: give the "
+            "email address you play with.", domain=domain), email)
+    try:  # a mail to somebody's address costs them (as the sign-in page's)
+        rate_limits.hit("sign_in_client", rate_limits.client())
+        rate_limits.hit("sign_in_address", users.normalize_email(email))
+    except rate_limits.TooMany as too_many:
+        answer = _form(token, 429, _(
+            "Too many sign-in mails were asked for just now; try again in %(minutes)s "
+            "minutes.", minutes=max(1, too_many.retry_after // 60)), email)
+        answer.headers["Retry-After"] = str(too_many.retry_after)
+        return answer
+    with db.session() as session:
+        try:
+            members.join(session, current_app.config["SECRET_KEY"], token, email, locale())
+        except members.InvitationRefused as refused:
+            return _refused(refused.kind, token)
+    return page("sign_in_sent.html", 200, locale(), email=email, members_only=False)
