@@ -88,10 +88,13 @@ class AccessLogger(Logger):
 
     def atoms(self, resp, req, environ, request_time):
         method = environ.get("REQUEST_METHOD", "GET")
-        raw_uri = redact_target(environ.get("RAW_URI") or environ.get("PATH_INFO", "/"),
-                                self.url_map, method)
+        try:
+            raw_uri = redact_target(environ.get("RAW_URI") or environ.get("PATH_INFO", "/"),
+                                    self.url_map, method)
+            referer = redact_referer(environ.get("HTTP_REFERER", "-"), self.url_map)
+        except Exception:  # a request no reading foresaw: its line names no part of it
+            raw_uri, referer = MARK, MARK
         path, _, query = raw_uri.partition("?")
-        referer = redact_referer(environ.get("HTTP_REFERER", "-"), self.url_map)
         safe_environ = {**environ, "RAW_URI": raw_uri, "REQUEST_URI": raw_uri,
                         "PATH_INFO": path, "QUERY_STRING": query, "HTTP_REFERER": referer}
         headers = getattr(req, "headers", req) or []

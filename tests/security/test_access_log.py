@@ -134,3 +134,21 @@ def test_gunicorns_access_log_has_no_token(tmp_path, whistlestop_env):
     assert f'"GET /sign-in/{MARK} HTTP/1.1"' in text, text
     assert f"/games/1/decide/{MARK}" in text and f"/me/mail/{MARK}" in text, text
     assert TOKEN not in text and CODE not in text, text
+
+
+def test_a_target_that_cannot_be_read_is_logged_as_the_mark(url_map, monkeypatch):
+    from server import access_log
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("unforeseen")
+    monkeypatch.setattr(access_log, "redact_target", broken)
+    logger = AccessLogger.__new__(AccessLogger)
+    logger.url_map = url_map
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": f"/sign-in/{TOKEN}",
+               "PATH_INFO": f"/sign-in/{TOKEN}", "QUERY_STRING": "",
+               "SERVER_PROTOCOL": "HTTP/1.1"}
+
+    class Resp:
+        status, sent, headers = "200 OK", 0, []
+    atoms = logger.atoms(Resp(), [], environ, datetime.timedelta(seconds=0))
+    assert TOKEN not in repr(atoms) and atoms["r"] == f"GET {MARK} HTTP/1.1"
