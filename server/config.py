@@ -8,6 +8,7 @@ install. Production overrides the URLs (PostgreSQL, Redis) and the secret key.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Mapping
 
@@ -38,6 +39,10 @@ def from_env(env: Mapping[str, str] | None = None) -> dict:
     return {
         "VAR_DIR": str(var_dir),
         "SECRET_KEY": _get(env, "SECRET_KEY", _key_file(var_dir) or DEV_SECRET_KEY),
+        # Earlier keys, still accepted for checking (never for signing) while a rotation
+        # settles: sessions (Flask's own setting of this name), links, reply addresses, mail
+        # settings links (server/secret_keys.py; docs/operating.md, "Rotating the secret key").
+        "SECRET_KEY_FALLBACKS": _key_list(env, "SECRET_KEY_FALLBACKS"),
         "DATABASE_URL": _get(env, "DATABASE_URL", f"sqlite:///{var_dir / 'whistlestop.db'}"),
         # /healthz answers 503 when the disk of VAR_DIR (or of a SQLite database) has less free.
         "DISK_MIN_FREE_MB": _count(env, "DISK_MIN_FREE_MB", "100"),
@@ -208,6 +213,11 @@ def _rate_defaults() -> dict:
     return defaults()
 
 
+def _key_list(env: Mapping[str, str], name: str) -> list[str]:
+    """The keys of a comma- or whitespace-separated variable, in its order ([] when unset)."""
+    return [key for key in re.split(r"[\s,]+", env.get(PREFIX + name, "")) if key]
+
+
 def _key_file(var_dir: Path) -> str:
     """The key scripts/run wrote into VAR_DIR, or "" when there is none."""
     try:
@@ -259,6 +269,13 @@ def check(cfg: Mapping) -> None:
             f"loopback address: set {PREFIX}SECRET_KEY to a random value of at least "
             f"{MIN_SECRET_KEY_LENGTH} characters (for instance: python3 -c 'import secrets; "
             f"print(secrets.token_urlsafe(48))') before serving others.")
+    for earlier in cfg.get("SECRET_KEY_FALLBACKS") or ():
+        if earlier == DEV_SECRET_KEY or len(earlier) < MIN_SECRET_KEY_LENGTH:
+            raise ConfigError(
+                f"{PREFIX}SECRET_KEY_FALLBACKS holds a key that is the built-in development "
+                f"default or shorter than {MIN_SECRET_KEY_LENGTH} characters, and "
+                f"{PREFIX}BASE_URL ({cfg.get('BASE_URL')}) is not a loopback address: anybody "
+                f"who knows it could sign links; take it out.")
 
 
 def welcome(cfg: dict) -> str:

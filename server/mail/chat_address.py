@@ -16,6 +16,8 @@ import hmac
 import re
 from typing import NamedTuple
 
+from server.secret_keys import Secret, any_matches, newest
+
 MAC_LENGTH = 24
 _LETTERS = {"players": "p", "spectators": "s"}
 _CHANNELS = {v: k for k, v in _LETTERS.items()}
@@ -34,12 +36,12 @@ def _mac(secret: str, game_id: int, channel: str, user_id: int) -> str:
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:MAC_LENGTH]
 
 
-def token(secret: str, game_id: int, channel: str, user_id: int) -> str:
+def token(secret: Secret, game_id: int, channel: str, user_id: int) -> str:
     return (f"c{game_id}-{_LETTERS[channel]}-{user_id}-"
-            f"{_mac(secret, game_id, channel, user_id)}")
+            f"{_mac(newest(secret), game_id, channel, user_id)}")
 
 
-def address(secret: str, domain: str, game_id: int, channel: str, user_id: int) -> str:
+def address(secret: Secret, domain: str, game_id: int, channel: str, user_id: int) -> str:
     return f"r+{token(secret, game_id, channel, user_id)}@{domain}"
 
 
@@ -51,7 +53,8 @@ def parse(text: str | None) -> ChatToken | None:
     return ChatToken(int(match[1]), _CHANNELS[match[2]], int(match[3]), match[4])
 
 
-def verify(secret: str, parsed: ChatToken) -> bool:
-    """Whether the token was made by this server for its game, channel and user."""
-    return hmac.compare_digest(parsed.mac, _mac(secret, parsed.game_id, parsed.channel,
-                                                parsed.user_id))
+def verify(secret: Secret, parsed: ChatToken) -> bool:
+    """Whether the token was made by this server (with any key of the ring) for its game,
+    channel and user."""
+    return any_matches(secret, parsed.mac, lambda key: _mac(key, parsed.game_id, parsed.channel,
+                                                            parsed.user_id))

@@ -38,7 +38,7 @@ def is_chat(reply: Reply) -> bool:
 
 
 def handle(engine: Engine, inbound_id: int, message_id: int | None, reply: Reply,
-           secret: str, finish, mark) -> str:
+           secret, finish, mark) -> str:
     """Post the reply to the chat, or say why not; ``finish`` and ``mark`` are the reply
     handler's (server/mail/replies.py): mark the mail handled, with its outcome, once."""
     parsed = chat_address.parse(reply.token)

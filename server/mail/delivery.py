@@ -30,7 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from server import db
+from server import db, secret_keys
 from server.mail import compose, recipients, render, smtp, webhook_queue, webhooks
 from server.mail.recipients import Envelope, MailSettings
 from server.models import AutoOrder, MailSent, OutboxMessage, Seat, aware, utcnow
@@ -85,7 +85,9 @@ def deliver(engine: Engine, message_id: int, settings: MailSettings,
         log.info("outbox #%s (%s): held until %s (its reader's page is live)", message_id,
                  kind, held.isoformat())
         return "held"
-    tag = compose.install_tag(settings.secret)
+    # The newest key's: a rotation starts new threads in mail programs; replies still find
+    # the mail they answer by its Message-ID, kept in MailSent.
+    tag = compose.install_tag(secret_keys.newest(settings.secret))
     mine = _claim_all(engine, message_id, mails, settings, tag, lease)
     done: list[Outcome] = []
     connection = transport if isinstance(transport, smtp.Connection) else \

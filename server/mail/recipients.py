@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from server import i18n
+from server import i18n, secret_keys
 from server.games import presenter
 from server.mail import contexts, kinds, reply_address
 from server.models import (AutoOrder, Extension, Game, GamePause, OutboxMessage, Seat, User,
@@ -38,7 +38,7 @@ class MailSettings:
     domain: str
     sender: str
     sender_name: str
-    secret: str
+    secret: tuple[str, ...] | str  # the key ring, newest last (server/secret_keys.py)
     sign_in_minutes: int = 60  # how long a sign-in link works (SIGN_IN_MAX_AGE_SECONDS)
     # The receiving MTA's authserv-id (MAIL_AUTHSERV_ID): only its Authentication-Results
     # count, and a mail needs its aligned pass (server/mail/inbound/read.py); "": the default.
@@ -51,7 +51,7 @@ class MailSettings:
     def from_config(cls, cfg) -> "MailSettings":
         return cls(base_url=cfg["BASE_URL"], domain=cfg["MAIL_DOMAIN"], sender=cfg["MAIL_FROM"],
                    sender_name=cfg["MAIL_FROM_NAME"],
-                   secret=cfg["SECRET_KEY"],
+                   secret=secret_keys.ring(cfg),
                    sign_in_minutes=max(1, round(cfg["SIGN_IN_MAX_AGE_SECONDS"] / 60)),
                    authserv_id=(cfg.get("MAIL_AUTHSERV_ID") or "").strip(),
                    presence_delay=float(cfg.get("PRESENCE_DELAY_SECONDS", 120)))

@@ -14,6 +14,8 @@ import hmac
 import re
 from typing import NamedTuple
 
+from server.secret_keys import Secret, any_matches, newest
+
 MAC_LENGTH = 24
 _TOKEN = re.compile(r"^(\d+)-([a-z0-9_]+)-([0-9a-f]{%d})$" % MAC_LENGTH)
 
@@ -29,11 +31,11 @@ def _mac(secret: str, game_id: int, seat: str, user_id: int) -> str:
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:MAC_LENGTH]
 
 
-def token(secret: str, game_id: int, seat: str, user_id: int) -> str:
-    return f"{game_id}-{seat}-{_mac(secret, game_id, seat, user_id)}"
+def token(secret: Secret, game_id: int, seat: str, user_id: int) -> str:
+    return f"{game_id}-{seat}-{_mac(newest(secret), game_id, seat, user_id)}"
 
 
-def address(secret: str, domain: str, game_id: int, seat: str, user_id: int) -> str:
+def address(secret: Secret, domain: str, game_id: int, seat: str, user_id: int) -> str:
     return f"r+{token(secret, game_id, seat, user_id)}@{domain}"
 
 
@@ -43,7 +45,7 @@ def parse(text: str | None) -> ReplyToken | None:
     return ReplyToken(int(match[1]), match[2], match[3]) if match else None
 
 
-def verify(secret: str, parsed: ReplyToken, user_id: int | None) -> bool:
-    """Whether the token was made for the seat's current player."""
-    return user_id is not None and hmac.compare_digest(
-        parsed.mac, _mac(secret, parsed.game_id, parsed.seat, user_id))
+def verify(secret: Secret, parsed: ReplyToken, user_id: int | None) -> bool:
+    """Whether the token was made for the seat's current player (with any key of the ring)."""
+    return user_id is not None and any_matches(
+        secret, parsed.mac, lambda key: _mac(key, parsed.game_id, parsed.seat, user_id))

@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 
 from server.catalogue import N_
 from server.models import Game, Seat, SeatAbsence
+from server.secret_keys import Secret
 from server.services import absences
 
 SALT = "whistlestop.absence-choice"
@@ -45,7 +46,7 @@ class LinkRefused(Exception):
         self.message, self.status, self.params = message, status, params
 
 
-def _serializer(secret: str) -> URLSafeTimedSerializer:
+def _serializer(secret: Secret) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(secret, salt=SALT)
 
 
@@ -54,7 +55,7 @@ def invited_mark(absence: SeatAbsence) -> str:
     return (absence.invite_token_hash or "")[:12]
 
 
-def make(secret: str, link: Link) -> str:
+def make(secret: Secret, link: Link) -> str:
     return _serializer(secret).dumps({"g": link.game_id, "a": link.absence_id, "s": link.seat,
                                       "u": link.user_id, "c": link.choice, "i": link.invited})
 
@@ -63,7 +64,7 @@ def url(base_url: str, game_id: int, token: str) -> str:
     return f"{base_url}/games/{game_id}/absence/{token}"
 
 
-def read(session: Session, secret: str, token: str, game_id: int, max_age: float) -> Link:
+def read(session: Session, secret: Secret, token: str, game_id: int, max_age: float) -> Link:
     """The choice ``token`` carries, checked against the game in the URL and the seat's
     player now; raise LinkRefused."""
     try:

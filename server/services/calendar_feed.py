@@ -21,13 +21,14 @@ from sqlmodel import Session, select
 from server.games import presenter
 from server.i18n import game_text
 from server.models import CalendarFeed, Game, Seat, User, aware, utcnow
+from server.secret_keys import Secret
 from server.services import seat_view
 
 SALT = "whistlestop-calendar-feed"
 PATH = "/calendar/{token}.ics"
 
 
-def _serializer(secret: str) -> URLSafeSerializer:
+def _serializer(secret: Secret) -> URLSafeSerializer:
     return URLSafeSerializer(secret, salt=SALT)
 
 
@@ -40,7 +41,7 @@ def renew(session: Session, user_id: int) -> CalendarFeed:
     return feed
 
 
-def url(session: Session, user_id: int, secret: str, base_url: str) -> str | None:
+def url(session: Session, user_id: int, secret: Secret, base_url: str) -> str | None:
     """The user's feed URL, or None when they have not made one."""
     feed = session.get(CalendarFeed, user_id)
     if feed is None:
@@ -49,7 +50,7 @@ def url(session: Session, user_id: int, secret: str, base_url: str) -> str | Non
     return base_url.rstrip("/") + PATH.format(token=token)
 
 
-def reader(session: Session, token: str, secret: str) -> User | None:
+def reader(session: Session, token: str, secret: Secret) -> User | None:
     """The user a feed token is for, if it is signed by us and its key is still theirs."""
     try:
         user_id, key = _serializer(secret).loads(token)

@@ -24,6 +24,7 @@ from sqlmodel import Session, select
 
 from server.models import Seat, UsedLink
 from server.parsing import whole
+from server.secret_keys import Secret, any_matches, newest
 
 SALT = "whistlestop.decision-link"
 
@@ -48,11 +49,11 @@ class LinkRefused(Exception):
         self.kind, self.reason, self.link = kind, reason, link
 
 
-def _serializer(secret: str) -> URLSafeTimedSerializer:
+def _serializer(secret: Secret) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(secret, salt=SALT)
 
 
-def make(secret: str, game_id: int, seat: str, step: int, action: str, user_id: int,
+def make(secret: Secret, game_id: int, seat: str, step: int, action: str, user_id: int,
          notes: int) -> str:
     return _serializer(secret).dumps({"g": game_id, "s": seat, "t": step, "a": action,
                                       "u": user_id, "n": notes})
@@ -74,7 +75,7 @@ def canonical_digest(kind: str, data, timestamp) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def read(session: Session, secret: str, token: str, game_id: int, max_age: float) -> Link:
+def read(session: Session, secret: Secret, token: str, game_id: int, max_age: float) -> Link:
     """The link ``token`` makes, checked against the game in its URL, the seat's player now and
     the links used; raise LinkRefused."""
     try:
@@ -118,7 +119,7 @@ def _days(seconds: float) -> str:
     return f"{days} day{'s' if days != 1 else ''}" if days >= 1 else f"{int(seconds)} seconds"
 
 
-def choice_url(secret: str, base_url: str, game_id: int, seat: str, step: int, user_id: int,
+def choice_url(secret: Secret, base_url: str, game_id: int, seat: str, step: int, user_id: int,
                notes: int) -> Callable[[str], str]:
     """The function giving the signed link of each action the seat may choose at ``step``."""
     def url_of(action: str) -> str:
@@ -126,7 +127,7 @@ def choice_url(secret: str, base_url: str, game_id: int, seat: str, step: int, u
     return url_of
 
 
-def choices(secret: str, base_url: str, game_id: int, seat: str, step: int, legal: list[str],
+def choices(secret: Secret, base_url: str, game_id: int, seat: str, step: int, legal: list[str],
             user_id: int, notes: int, limit: int) -> list[dict]:
     """A signed link for each of the first ``limit`` legal actions: [{action, url}]."""
     url_of = choice_url(secret, base_url, game_id, seat, step, user_id, notes)
@@ -159,22 +160,22 @@ def _preferences_mac(secret: str, text: str) -> str:
     return mac.hexdigest()[:32]
 
 
-def preferences_token(secret: str, user_id: int, mail: int) -> str:
+def preferences_token(secret: Secret, user_id: int, mail: int) -> str:
     """The token of the preferences link in the mail of outbox row ``mail`` to ``user_id``."""
     text = f"{user_id}.{mail}"
-    return f"{text}.{_preferences_mac(secret, text)}"
+    return f"{text}.{_preferences_mac(newest(secret), text)}"
 
 
-def preferences_link(secret: str, token: str) -> PreferencesLink | None:
+def preferences_link(secret: Secret, token: str) -> PreferencesLink | None:
     """What a preferences token names, or None if it was not made by this server."""
     *numbers, mac = token.split(".")
     if not 1 <= len(numbers) <= 2 or any(whole(n) is None for n in numbers):
         return None
     canonical = ".".join(str(int(n)) for n in numbers)
-    if not hmac.compare_digest(_preferences_mac(secret, canonical), mac):
+    if not any_matches(secret, mac, lambda key: _preferences_mac(key, canonical)):
         return None
     return PreferencesLink(int(numbers[0]), int(numbers[1]) if len(numbers) == 2 else None)
 
 
-def preferences_url(secret: str, base_url: str, user_id: int, mail: int) -> str:
+def preferences_url(secret: Secret, base_url: str, user_id: int, mail: int) -> str:
     return f"{base_url}/me/mail/{preferences_token(secret, user_id, mail)}"

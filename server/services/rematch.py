@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 
 from server.catalogue import N_
 from server.models import Game, RematchOffer, Seat, UsedLink, User, utcnow
+from server.secret_keys import Secret
 from server.services import games as orders
 from server.services import links
 from server.services import outbox
@@ -199,18 +200,18 @@ def rematch_of(session: Session, game_id: int) -> int | None:
 
 
 # --- signed links in the game-over and rematch mails ---------------------------------------
-def make_token(secret: str, game_id: int, user_id: int, action: str) -> str:
+def make_token(secret: Secret, game_id: int, user_id: int, action: str) -> str:
     """A link's token: good for this game, this player and this action (``ACTIONS``) only."""
     return URLSafeTimedSerializer(secret, salt=SALT).dumps({"g": game_id, "u": user_id,
                                                            "a": action})
 
 
-def link_url(secret: str, base_url: str, game_id: int, user_id: int, action: str) -> str:
+def link_url(secret: Secret, base_url: str, game_id: int, user_id: int, action: str) -> str:
     return (f"{base_url.rstrip('/')}/games/{game_id}/rematch?t="
             f"{make_token(secret, game_id, user_id, action)}")
 
 
-def read_token(session: Session, secret: str, token: str, game_id: int,
+def read_token(session: Session, secret: Secret, token: str, game_id: int,
                max_age: float) -> tuple[int, str, str]:
     """(user id, action, digest) of a link's token for this game; LobbyError in words if it is
     damaged, expired, for another game, or used."""

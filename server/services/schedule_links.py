@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 
 from server.catalogue import N_
 from server.models import Seat
+from server.secret_keys import Secret
 
 SALT = "whistlestop.schedule-answer"
 PURPOSES = ("pause", "extension")
@@ -38,11 +39,11 @@ class AnswerRefused(Exception):
         self.message, self.status = message, status
 
 
-def _serializer(secret: str) -> URLSafeTimedSerializer:
+def _serializer(secret: Secret) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(secret, salt=SALT)
 
 
-def make(secret: str, answer: Answer) -> str:
+def make(secret: Secret, answer: Answer) -> str:
     return _serializer(secret).dumps({"p": answer.purpose, "g": answer.game_id,
                                       "r": answer.row_id, "s": answer.seat,
                                       "u": answer.user_id, "a": int(answer.agree)})
@@ -52,7 +53,7 @@ def url(base_url: str, game_id: int, token: str) -> str:
     return f"{base_url}/games/{game_id}/answer/{token}"
 
 
-def read(session: Session, secret: str, token: str, game_id: int, max_age: float) -> Answer:
+def read(session: Session, secret: Secret, token: str, game_id: int, max_age: float) -> Answer:
     """The answer ``token`` carries, checked against the game in the URL and the seat's player
     now; raise AnswerRefused."""
     try:

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from server.models import OutboxMessage, User, UsedSignIn
+from server.secret_keys import Secret
 
 SALT = "whistlestop.sign-in"
 
@@ -50,7 +51,7 @@ def safe_next(path: str | None) -> str:
     return path
 
 
-def token(secret: str, user_id: int, nonce: str, next_path: str = "/",
+def token(secret: Secret, user_id: int, nonce: str, next_path: str = "/",
           epoch: int | None = None) -> str:
     data = {"u": user_id, "n": nonce, "p": safe_next(next_path)}
     if epoch is not None:
@@ -58,14 +59,14 @@ def token(secret: str, user_id: int, nonce: str, next_path: str = "/",
     return URLSafeTimedSerializer(secret, salt=SALT).dumps(data)
 
 
-def url(secret: str, base_url: str, user_id: int, nonce: str, next_path: str = "/",
+def url(secret: Secret, base_url: str, user_id: int, nonce: str, next_path: str = "/",
         epoch: int | None = None) -> str:
     """The link of a sign-in mail; ``epoch``: the account's session epoch when the link was
     asked for (the outbox row's), checked when the link is used; None: not checked."""
     return f"{base_url}/sign-in/{token(secret, user_id, nonce, next_path, epoch)}"
 
 
-def read(session: Session, secret: str, value: str, max_age: float) -> tuple[User, str, str]:
+def read(session: Session, secret: Secret, value: str, max_age: float) -> tuple[User, str, str]:
     """(the user, the page to go to, the token's digest); raise SignInRefused."""
     try:
         data, signed_at = URLSafeTimedSerializer(secret, salt=SALT).loads(

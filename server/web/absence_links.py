@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, request
 
-from server import db
+from server import db, secret_keys
 from server.models import Game, SeatAbsence, User, utcnow
 from server.services import absence_links, absences
 from server.web.accounts import check_form
@@ -28,7 +28,7 @@ def _link(session, game_id: int, token: str):
     """The link ``token`` carries, still good for its choice (in its player's language), or
     None and the page refusing it."""
     try:
-        link = absence_links.read(session, current_app.config["SECRET_KEY"], token, game_id,
+        link = absence_links.read(session, secret_keys.ring(current_app.config), token, game_id,
                                   float(current_app.config["LINK_MAX_AGE_SECONDS"]))
     except absence_links.LinkRefused as refused:
         return None, _refused(refused)

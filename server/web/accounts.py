@@ -15,7 +15,7 @@ from sqlalchemy import update
 from wtforms import ValidationError as CsrfRefused
 
 from server import i18n
-from server import db, rate_limits
+from server import db, rate_limits, secret_keys
 from server.models import User
 from server.services import display_names, members, sign_in, time_zones, users
 from server.web.pages import page, reader
@@ -59,6 +59,10 @@ def init_app(app: Flask) -> None:
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["SESSION_COOKIE_SECURE"] = app.config["BASE_URL"].startswith("https:")
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a page may stay open for days
+    if app.config.get("SECRET_KEY_FALLBACKS") and "WTF_CSRF_SECRET_KEY" not in app.config:
+        # A form on a page shown before a key rotation still posts: its token checks with
+        # every key of the ring (server/secret_keys.py), new ones are signed with the newest.
+        app.config["WTF_CSRF_SECRET_KEY"] = list(secret_keys.ring(app.config))
     app.register_blueprint(bp)
 
 
@@ -149,7 +153,7 @@ def confirm(token: str):
     with db.reading(db.session()) as session:
         try:
             user, next_path, _digest = sign_in.read(
-                session, current_app.config["SECRET_KEY"], token,
+                session, secret_keys.ring(current_app.config), token,
                 current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
         except sign_in.SignInRefused as refused:
             return _refused(refused.kind)
@@ -181,7 +185,7 @@ def enter(token: str):
     with db.session() as session:
         try:
             user, next_path, digest = sign_in.read(
-                session, current_app.config["SECRET_KEY"], token,
+                session, secret_keys.ring(current_app.config), token,
                 current_app.config["SIGN_IN_MAX_AGE_SECONDS"])
         except sign_in.SignInRefused as refused:
             return _refused(refused.kind)

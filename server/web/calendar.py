@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app
 
-from server import db
+from server import db, secret_keys
 from server.services import calendar_feed
 
 bp = Blueprint("calendar_feed", __name__)
@@ -16,7 +16,7 @@ bp = Blueprint("calendar_feed", __name__)
 def feed(token: str):
     config = current_app.config
     with db.reading(db.session()) as session:
-        user = calendar_feed.reader(session, token, config["SECRET_KEY"])
+        user = calendar_feed.reader(session, token, secret_keys.ring(config))
         if user is None:
             return Response("This calendar address is not valid: it was replaced by a new "
                             "one, or never was. Copy the current one from your settings.\n",

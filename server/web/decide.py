@@ -17,7 +17,7 @@ from dataclasses import replace
 from flask import Blueprint, current_app, request
 from sqlalchemy.exc import IntegrityError
 
-from server import db
+from server import db, secret_keys
 from server.games import presenter
 from server.i18n import game_text
 from server.models import Game, User
@@ -38,7 +38,7 @@ STATUS = {"tampered": 400, "expired": 410, "other_game": 400, "other_player": 40
 def _read(session, game_id: int, token: str):
     """(the link, None), or (None, the page saying why it cannot be used)."""
     try:
-        link = links.read(session, current_app.config["SECRET_KEY"], token, game_id,
+        link = links.read(session, secret_keys.ring(current_app.config), token, game_id,
                           float(current_app.config["LINK_MAX_AGE_SECONDS"]))
     except links.LinkRefused as refused:
         if refused.link is not None:

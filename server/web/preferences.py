@@ -26,7 +26,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, request
 
 from server import i18n
-from server import db
+from server import db, secret_keys
 from server.i18n import times
 from server.mail import kinds
 from server.models import User, utcnow
@@ -229,7 +229,7 @@ def _sign_in_url() -> str:
 
 
 def _user(session, token: str) -> tuple[User, links.PreferencesLink] | None:
-    link = links.preferences_link(current_app.config["SECRET_KEY"], token)
+    link = links.preferences_link(secret_keys.ring(current_app.config), token)
     user = session.get(User, link.user_id) if link is not None else None
     return (user, link) if user is not None else None
 
@@ -283,6 +283,6 @@ def _page(session, user: User, power: str, *, notice: str | None = None,
                 members_only=everything and members.closed(current_app.config),  # issue 48
                 # issue 27: the calendar feed's address, for the signed-in reader only
                 calendar_url=calendar_feed.url(session, user.id,
-                                               current_app.config["SECRET_KEY"],
+                                               secret_keys.ring(current_app.config),
                                                current_app.config["BASE_URL"])
                 if everything else None)

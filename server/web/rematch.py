@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, request
 
-from server import db
+from server import db, secret_keys
 from server.models import Game, User
 from server.services import display_names, lobby, rematch
 from server.services.lobby import LobbyError
@@ -67,8 +67,8 @@ def confirm(game_id: int):
         if not token:
             return redirect(f"/games/{game_id}/result#rematch-h", 303)
         try:
-            user_id, action, _digest = rematch.read_token(session, current_app.secret_key,
-                                                          token, game_id, _max_age())
+            user_id, action, _digest = rematch.read_token(
+                session, secret_keys.ring(current_app.config), token, game_id, _max_age())
         except LobbyError as exc:
             return _page(session, game, None, "", token, refusal(exc), 403
                          if exc.kind == "forbidden" else 409)
@@ -95,7 +95,7 @@ def act(game_id: int):
         try:
             if token:
                 user_id, action, digest = rematch.read_token(
-                    session, current_app.secret_key, token, game_id, _max_age())
+                    session, secret_keys.ring(current_app.config), token, game_id, _max_age())
                 if action == "offer" and form.get("action") == "accept":
                     action = "accept"   # the offer's page of a player whose offer was joined
                 rematch.use_token(session, game_id, digest)

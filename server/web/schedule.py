@@ -10,7 +10,7 @@ from datetime import date, timedelta
 
 from flask import Blueprint, current_app, redirect, request
 
-from server import db
+from server import db, secret_keys
 from server.i18n import times
 from sqlmodel import select
 
@@ -64,8 +64,8 @@ def pauses_seat(session, game_id: int, user_id: int) -> str | None:
 # --- a mail's answer link --------------------------------------------------------------------
 def _answer(session, game_id: int, token: str):
     try:
-        answer = schedule_links.read(session, current_app.config["SECRET_KEY"], token, game_id,
-                                     float(current_app.config["LINK_MAX_AGE_SECONDS"]))
+        answer = schedule_links.read(session, secret_keys.ring(current_app.config), token,
+                                     game_id, float(current_app.config["LINK_MAX_AGE_SECONDS"]))
     except schedule_links.AnswerRefused as refused:
         return None, page("refused.html", refused.status, locale(), refusal=_(refused.message))
     user = session.get(User, answer.user_id)

@@ -12,7 +12,7 @@ import json
 from flask import Blueprint, Response, current_app, redirect, request
 from flask_login import logout_user
 
-from server import db
+from server import db, secret_keys
 from server.models import User
 from server.services import account_deletion, calendar_feed, export
 from server.web.accounts import check_form
@@ -91,7 +91,7 @@ def _page(*, refusal: str | None = None, done: str | None = None, typed: str = "
     loc = locale()
     config = current_app.config
     with db.reading(db.session()) as session:
-        feed = calendar_feed.url(session, signed_in.id, config["SECRET_KEY"],
+        feed = calendar_feed.url(session, signed_in.id, secret_keys.ring(config),
                                  config["BASE_URL"])
         seats = [{**s, "title": game_title(s["game_type"]),
                   "seat_name": seat_names(s["game_type"], loc).get(s["seat"], s["seat"])}
