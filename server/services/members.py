@@ -30,7 +30,8 @@ PATH = "/club/"           # a club invitation's page: PATH + token
 
 
 class InvitationRefused(Exception):
-    """A club invitation link that cannot be used; ``kind``: expired | tampered | used."""
+    """A club invitation link that cannot be used; ``kind``: expired | tampered | used | void
+    (its member's account was deleted since)."""
 
     def __init__(self, kind: str):
         super().__init__(kind)
@@ -109,6 +110,10 @@ def read(session: Session, secret: str, token: str) -> ClubInvitation:
         raise InvitationRefused("tampered")
     if invitation.used_at is not None:
         raise InvitationRefused("used")
+    from server.services.account_deletion import is_deleted   # (it imports users)
+    inviter = session.get(User, invitation.invited_by)
+    if inviter is None or is_deleted(inviter):   # a member who left invites nobody
+        raise InvitationRefused("void")
     return invitation
 
 

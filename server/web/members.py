@@ -24,6 +24,8 @@ REFUSALS = {
                          "the whole link, or ask the member who gave it to you for a new one.")),
     "used": (409, N_("This invitation link has been used already: each works once. Ask the "
                      "member who gave it to you for a new one, or sign in if it was you.")),
+    "void": (410, N_("This invitation link no longer works: the member who made it has left "
+                     "the club. Ask another member for one.")),
 }
 
 

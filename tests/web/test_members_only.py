@@ -150,3 +150,20 @@ def test_an_open_club_offers_no_invitation_link(app, jack):
     assert made.status_code == 303
     with app.app_context(), Session(db.get_engine()) as s:
         assert s.exec(select(models.ClubInvitation)).all() == []
+
+
+def test_an_invitation_from_a_member_who_left_opens_nothing(app, jack):
+    app.config["OPEN_SIGNUP"] = False
+    made = jack.post_form("/me/mail", "/me/invitations", {})
+    url = re.search(r'id="invitation-url" type="text" readonly value="([^"]+)"',
+                    made.get_data(as_text=True))[1]
+    with app.app_context(), Session(db.get_engine()) as s:
+        from server.services import account_deletion
+        user = s.exec(select(User).where(User.email == jack.email)).one()
+        account_deletion.delete_account(s, user.id, jack.email)
+    guest = app.test_client()
+    form = guest.get(path_of(url))
+    assert form.status_code == 410 and "has left the club" in form.get_data(as_text=True)
+    answer = guest.post(path_of(url), data={"csrf_token": csrf(guest.get("/sign-in").data),
+                                            "email": STRANGER})
+    assert answer.status_code == 410 and STRANGER not in accounts(app)
