@@ -59,6 +59,7 @@ def test_a_closed_club_makes_no_account_for_a_stranger_and_answers_a_member_alik
         rows = s.exec(select(OutboxMessage).where(OutboxMessage.kind == "sign_in")
                       .order_by(OutboxMessage.id.desc())).all()[:2]
         assert [r.payload["user_id"] is None for r in rows] == [False, True]
+        assert all(r.delivered_at is not None for r in rows)   # both done with, alike
 
 
 @pytest.mark.parametrize("lang, words", [("ja", "会員制"), ("es", "solo para socios")])
