@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, request
 
-from server import db, rate_limits
+from server import db, rate_limits, secret_keys
 from server.models import User
 from server.services import members, users
 from server.web.accounts import check_form
@@ -46,7 +46,7 @@ def make():
             minutes=max(1, too_many.retry_after // 60)))
     with db.session() as session:
         token = members.invite(session, session.get(User, signed_in.id),
-                               current_app.config["SECRET_KEY"])
+                               secret_keys.ring(current_app.config))
     return page("club_invitation_made.html", 201, locale(), days=members.INVITATION_DAYS,
                 url=f"{current_app.config['BASE_URL']}{members.PATH}{token}")
 
@@ -66,7 +66,7 @@ def _refused(kind: str, token: str):
 def show(token: str):
     with db.reading(db.session()) as session:
         try:
-            members.read(session, current_app.config["SECRET_KEY"], token)
+            members.read(session, secret_keys.ring(current_app.config), token)
         except members.InvitationRefused as refused:
             return _refused(refused.kind, token)
     return _form(token)
@@ -97,7 +97,7 @@ def join(token: str):
         return answer
     with db.session() as session:
         try:
-            members.join(session, current_app.config["SECRET_KEY"], token, email, locale())
+            members.join(session, secret_keys.ring(current_app.config), token, email, locale())
         except members.InvitationRefused as refused:
             return _refused(refused.kind, token)
     return page("sign_in_sent.html", 200, locale(), email=email, members_only=False)

@@ -24,7 +24,7 @@ from server.mail import replies, reply_address
 from server.mail.recipients import MailSettings
 from server.models import Game, Seat
 from server.services import games as svc
-from server.services import links
+from server.services import links, members
 from tests.players import proven_user
 from tests.server.api.conftest import make_app
 from tests.task_queue import queued
@@ -251,3 +251,15 @@ def test_a_reply_to_a_mail_sent_before_the_rotation_is_applied(before, after, dr
                                                   game["id"], game["seat"], user_id))
     assert reply_address.verify((NEW,), new, user_id)
     assert not reply_address.verify((OLD,), new, user_id)
+
+
+# --- a member's club invitation link (issue 48, item 1) ------------------------------------
+
+def test_a_club_invitation_made_before_the_rotation_still_opens(before, after, dropped):
+    with before.app_context(), Session(db.get_engine()) as s:
+        token = members.invite(s, proven_user(s, "jack@example.org", "Jack"),
+                               secret_keys.ring(before.config))
+    path = f"{members.PATH}{token}"
+    refused = dropped.test_client().get(path)
+    assert refused.status_code == 400 and "not made by this club" in refused.get_data(True)
+    assert after.test_client().get(path).status_code == 200
