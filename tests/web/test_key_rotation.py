@@ -20,11 +20,11 @@ from sqlmodel import Session, select
 
 from server import db, secret_keys
 from server.config import ConfigError, check, from_env
-from server.mail import replies, reply_address
+from server.mail import chat_address, replies, reply_address
 from server.mail.recipients import MailSettings
 from server.models import Game, Seat
 from server.services import games as svc
-from server.services import links, members
+from server.services import calendar_feed, links, members
 from tests.players import proven_user
 from tests.server.api.conftest import make_app
 from tests.task_queue import queued
@@ -263,3 +263,23 @@ def test_a_club_invitation_made_before_the_rotation_still_opens(before, after, d
     refused = dropped.test_client().get(path)
     assert refused.status_code == 400 and "not made by this club" in refused.get_data(True)
     assert after.test_client().get(path).status_code == 200
+
+
+# --- calendar feed addresses and table-talk reply addresses ---------------------------------
+
+def test_a_calendar_feed_subscribed_before_the_rotation_still_answers(before, after, dropped):
+    with before.app_context(), Session(db.get_engine()) as s:
+        user_id = proven_user(s, "jack@example.org", "Jack").id
+        calendar_feed.renew(s, user_id)
+        s.commit()
+        address = calendar_feed.url(s, user_id, secret_keys.ring(before.config), "")
+    assert dropped.test_client().get(address).status_code == 404
+    assert after.test_client().get(address).status_code == 200
+
+
+def test_a_table_talk_address_of_before_the_rotation_is_still_ours():
+    old = chat_address.parse(chat_address.token((OLD,), 7, "players", 3))
+    assert chat_address.verify((OLD, NEW), old)
+    assert not chat_address.verify((NEW,), old)
+    new = chat_address.parse(chat_address.token((OLD, NEW), 7, "players", 3))
+    assert chat_address.verify((NEW,), new) and not chat_address.verify((OLD,), new)
