@@ -8,8 +8,9 @@ L14), each written as the attack.
   any other is the sender's own writing), and the mail needs that server's aligned pass:
   DMARC pass, or DKIM pass for the From domain, or SPF pass for it. A mail with no DMARC and
   an unaligned DKIM pass, a pass written under another authserv-id, or no header at all is
-  not applied. The headers are the shapes Gmail, Microsoft 365 and an OpenDMARC/Postfix
-  server write.
+  not applied. An aligned pass outweighs another method's failure, as in DMARC (a forwarded
+  mail fails SPF and keeps its DKIM pass); a DMARC failure never passes. The headers are the
+  shapes Gmail, Microsoft 365 and an OpenDMARC/Postfix server write.
 - With no MTA named (the embedded default: the server's own inbound SMTP), a proven sender's
   mail with no Authentication-Results keeps working.
 """
@@ -145,3 +146,16 @@ def test_without_a_named_mta_the_log_says_what_the_check_rests_on(app, game, cap
         assert handle(app, reply(game, game["legal"][0])) == "order"
     told = [r.getMessage() for r in caplog.records if "MAIL_AUTHSERV_ID" in r.getMessage()]
     assert len(told) == 1 and "its From" in told[0]
+
+
+@pytest.mark.parametrize("results", [
+    # Forwarded by the player's university: SPF fails at the MTA, the author's DKIM stands.
+    [f"{MTA}; spf=fail smtp.mailfrom=example.org; dkim=pass header.d=example.org; "
+     "dmarc=pass header.from=example.org"],
+    [f"{MTA}; spf=softfail smtp.mailfrom=example.org",
+     f"{MTA}; dkim=pass header.d=example.org"],
+])
+def test_with_a_named_mta_an_aligned_pass_outweighs_another_methods_failure(app, game,
+                                                                          results):
+    app.config["MAIL_AUTHSERV_ID"] = MTA
+    assert handle(app, with_results(reply(game, game["legal"][0]), *results)) == "order"

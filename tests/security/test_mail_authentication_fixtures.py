@@ -82,8 +82,15 @@ def test_a_received_spf_below_a_received_header_is_not_believed():
 @pytest.mark.parametrize("result", [b"softfail", b"fail"])
 def test_the_named_servers_received_spf_failure_refuses(result):
     stamp = RECEIVED_SPF_STAMP.replace(b"Received-SPF: pass", b"Received-SPF: " + result)
-    assert failure(stamp + GMAIL_003, "mx.google.com") == f"spf={result.decode()}"
+    assert failure(stamp + GMAIL_003, "omelet") == f"spf={result.decode()}"
     assert failure(stamp + GMAIL_003, None) == f"spf={result.decode()}"
+
+
+def test_an_aligned_dkim_pass_outweighs_an_spf_failure():
+    # As DMARC has it (RFC 7489 §4.2): Gmail's DKIM pass for janestreet.com stands, though
+    # the SPF verifier above found the sending host not permitted (a forwarder's, say).
+    stamp = RECEIVED_SPF_STAMP.replace(b"Received-SPF: pass", b"Received-SPF: fail")
+    assert failure(stamp + GMAIL_003, "mx.google.com") is None
 
 
 def test_an_unaligned_received_spf_pass_does_not_count():

@@ -89,20 +89,22 @@ def authentication_failure(msg: EmailMessage, authserv_id: str | None = None,
     removes headers of its own id that came with the mail, so only it can have written them),
     and so is the topmost Received-SPF when it stands above every Received header, where the
     receiving server prepends it (RFC 7208 §9.1; one below a Received may be the sender's).
-    Any failure there refuses, and the mail needs that server's pass aligned with the From
-    domain: DMARC pass, or a DKIM pass signed for it, or an SPF pass for it."""
+    The mail needs that server's pass aligned with the From domain: DMARC pass, or a DKIM pass
+    signed for it, or an SPF pass for it; a DMARC failure refuses it, another method's failure
+    only when nothing aligned passed."""
     values = headers.texts(msg, "Authentication-Results")
     spf = _received_spf(msg)
-    if spf is not None and spf[0] in ("fail", "softfail"):
-        return f"spf={spf[0]}"
+    spf_failed = f"spf={spf[0]}" if spf is not None and spf[0] in ("fail", "softfail") else None
     if not authserv_id:
         found = _AUTH_FAIL.search(values[0] if values else "")
-        return f"{found[1].lower()}={found[2].lower()}" if found else None
+        return f"{found[1].lower()}={found[2].lower()}" if found else spf_failed
     ours = [value for value in values if _authserv_id(value) == authserv_id.casefold()]
-    for value in ours:
-        found = _AUTH_FAIL.search(value.split(";", 1)[1] if ";" in value else "")
-        if found:
-            return f"{found[1].lower()}={found[2].lower()}"
+    failures = [f"{found[1].lower()}={found[2].lower()}" for value in ours
+                for found in _AUTH_FAIL.finditer(value.partition(";")[2])]
+    if "dmarc=fail" in failures:
+        return "dmarc=fail"
+    # An aligned pass outweighs another method's failure, as in DMARC (RFC 7489 §4.2): mail
+    # forwarded by a mailing service fails SPF and keeps its author's DKIM pass.
     from_domain = _domain(sender)
     if from_domain and spf is not None and spf[0] == "pass" and \
             spf[1].get("identity", "mailfrom").lower() == "mailfrom" and \
@@ -115,7 +117,7 @@ def authentication_failure(msg: EmailMessage, authserv_id: str | None = None,
             continue
         if from_domain and any(_aligned_pass(r, from_domain) for r in results):
             return None
-    return f"no aligned pass from {authserv_id}"
+    return next(iter(failures), None) or spf_failed or f"no aligned pass from {authserv_id}"
 
 
 # Received-SPF (RFC 7208 §9.1): a result, an optional comment, then "key=value;" pairs.
