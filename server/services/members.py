@@ -1,7 +1,8 @@
 """Issue 48, item 1: a members-only club. With ``OPEN_SIGNUP`` false nobody makes an account
 by naming an address: a member is added by the operator (``whistlestop add-member``), or comes
 by an invitation, either to a game (an address invited to a seat, or to take over a seat, may
-make its account by signing in) or to the club (a member's link, made on the settings page,
+make its account by signing in, and so may whoever signs in to follow a game's invitation
+code that still opens a seat) or to the club (a member's link, made on the settings page,
 that works once; only its sha256 is kept, as ``ClubInvitation.token_hash``).
 
 The sign-in page answers alike for a member and a stranger, and writes a sign-in outbox row
@@ -14,7 +15,9 @@ account.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+from urllib.parse import unquote
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import update
@@ -55,14 +58,39 @@ def invited_to_a_game(session: Session, email: str) -> bool:
         SeatAbsence.invite_email == email, SeatAbsence.status == "open")).first() is not None
 
 
-def account_for_sign_in(session: Session, email: str, locale: str, members_only: bool
-                        ) -> User | None:
+_CODE_PATHS = (re.compile(r"/games/(\d+)/join\?(?:.*&)?code=([^&#]+)"),
+               re.compile(r"/games/(\d+)/take-seat/([^/?#]+)"))
+
+
+def holds_a_code(session: Session, next_path: str | None) -> bool:
+    """Whether the page a sign-in returns to carries a game's invitation code that still
+    opens a seat: a free seat's code of a game not started (``/games/<id>/join?code=``) or an
+    open absence's replacement code (``/games/<id>/take-seat/<code>``)."""
+    for kind, pattern in enumerate(_CODE_PATHS):
+        found = pattern.fullmatch(next_path or "")
+        if found is None:
+            continue
+        game_id, digest = int(found[1]), users.sha256_hex(unquote(found[2]))
+        if kind == 0:
+            return session.exec(select(Seat.id).join(Game, Game.id == Seat.game_id).where(
+                Seat.game_id == game_id, Seat.invite_token_hash == digest,
+                Seat.user_id.is_(None), Game.status == "open")).first() is not None
+        return session.exec(select(SeatAbsence.id).where(
+            SeatAbsence.game_id == game_id, SeatAbsence.invite_token_hash == digest,
+            SeatAbsence.status == "open")).first() is not None
+    return False
+
+
+def account_for_sign_in(session: Session, email: str, locale: str, members_only: bool,
+                        next_path: str | None = None) -> User | None:
     """The account a sign-in link goes to: the address's own; else one made now, when sign-up
-    is open or the address is invited to a game; else None (a stranger to a members-only
+    is open, the address is invited to a game, or the sign-in returns to a game's invitation
+    code that still opens a seat (``next_path``); else None (a stranger to a members-only
     club: nothing is made). Flushes, no commit; comes before any other change of the
     session (a race lost rolls it back)."""
     user = users.find_user(session, email)
-    if user is None and (not members_only or invited_to_a_game(session, email)):
+    if user is None and (not members_only or invited_to_a_game(session, email)
+                         or holds_a_code(session, next_path)):
         try:
             user = users.create_user(session, email, locale=locale, commit=False)
         except IntegrityError:  # made meanwhile by the same request sent twice

@@ -140,7 +140,7 @@ def send():
     with db.session() as session:
         # A members-only club (issue 48) makes no account for a stranger's address: the
         # row is written all the same and mails nothing (services/members.py).
-        user = members.account_for_sign_in(session, email, locale(), closed)
+        user = members.account_for_sign_in(session, email, locale(), closed, next_path)
         members.request_sign_in(session, user, next_path)
         session.commit()
     # The same answer whether or not the address had an account.

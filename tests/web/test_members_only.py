@@ -168,3 +168,30 @@ def test_an_invitation_from_a_member_who_left_opens_nothing(app, jack):
     answer = guest.post(path_of(url), data={"csrf_token": csrf(guest.get("/sign-in").data),
                                             "email": STRANGER})
     assert answer.status_code == 410 and STRANGER not in accounts(app)
+
+
+def test_whoever_follows_a_games_invitation_code_may_make_an_account(app, jack, smtp_catcher):
+    """An invitation code (the share link /games/<id>/join?code=...) is a member's invitation
+    too: signing in to follow it makes the account, while the code still opens a seat."""
+    from server.services import lobby
+
+    app.config["OPEN_SIGNUP"] = False
+    with app.app_context(), Session(db.get_engine()) as s:
+        creator = s.exec(select(User).where(User.email == jack.email)).one()
+        game, codes = lobby.open_game(s, creator, "tmotp", {}, {"kennedy": jack.email,
+                                                                "nixon": None})
+        gid, code = game.id, codes["nixon"]
+    for next_path in (f"/games/{gid}/join?code=nope", f"/games/{gid + 1}/join?code={code}"):
+        kim = Reader(app, smtp_catcher, STRANGER)
+        answer = kim.post_form("/sign-in", "/sign-in", {"email": STRANGER, "next": next_path})
+        assert answer.status_code == 200 and STRANGER not in accounts(app)
+    kim.sign_in(f"/games/{gid}/join?code={code}")
+    assert STRANGER in accounts(app)
+    joined = kim.post_form(f"/games/{gid}/join?code={code}", f"/games/{gid}/join",
+                           {"code": code})
+    assert joined.status_code == 303, joined.data[:500]
+    # Used up: the same link makes no further account.
+    lee = Reader(app, smtp_catcher, "lee@example.org")
+    answer = lee.post_form("/sign-in", "/sign-in", {"email": lee.email,
+                                                    "next": f"/games/{gid}/join?code={code}"})
+    assert answer.status_code == 200 and "lee@example.org" not in accounts(app)
