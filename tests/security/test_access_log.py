@@ -1,6 +1,7 @@
 """The `web` process's access log keeps no link's secret (issue 48): a sign-in, decision,
-settings, calendar, answer, absence or seat link's token, and an invitation or rematch code, in
-the path, the query, a ``next`` path or the Referer, are written as a fixed mark."""
+settings, calendar, answer, absence, seat or club invitation link's token, and an invitation or
+rematch code, in the path, the query, a ``next`` path or the Referer, are written as a fixed
+mark."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def url_map(tmp_path_factory):
     f"/games/42/absence/{TOKEN}",
     f"/me/mail/{TOKEN}",
     f"/calendar/{TOKEN}.ics",
+    f"/club/{TOKEN}",  # a member's invitation to the club
     f"/games/42/take-seat/{CODE}",
     f"/games/42/rematch?t={TOKEN}",
     f"/games/42/join?code={CODE}",
