@@ -375,8 +375,10 @@ def _public_seat(rows, user: User, seat: str | None) -> list:
     is kept for an invitation. Raises LobbyError saying why when the open seats are taken."""
     if seat is not None:
         row = next((r for r in rows if r.seat == seat), None)
-        if row is None:
-            raise LobbyError("invalid", N_("There is no seat '%(seat)s' to take."), seat=seat)
+        if row is None:     # a seat of another game's names: what this game's seats are
+            raise LobbyError("conflict", N_("There is no seat '%(seat)s' in this game; its "
+                                            "seats are %(seats)s."),
+                             seat=seat, seats=", ".join(r.seat for r in rows))
         if row.user_id is not None:
             raise LobbyError("conflict", N_("The seat %(seat)s is already taken."), seat=seat)
         if row.invite_email is not None:

@@ -124,3 +124,15 @@ def test_the_listing_is_in_the_openapi_document(client):
     assert "free_seats" in schema["properties"]
     join = spec["paths"]["/api/v1/games/{game_id}/join"]["post"]
     assert {"403", "404", "409", "422"} <= set(join["responses"])
+
+
+def test_a_seat_the_game_has_not_is_refused_with_its_seats(client, store, ann, eve):
+    """A schema-valid seat of another game's names (Schemathesis sent "nixon" to a Mr.
+    President game): 409 with the seats this game has, nothing changed (not 422: the body is
+    valid, the game's state decides)."""
+    gid = client.open_game(ann, {"kennedy": ann.email, "nixon": None}, public=True,
+                           start_by_hand=True)["game"]["id"]
+    before = _seat_and_outbox(store, gid)
+    body = is_problem(client.post(f"/games/{gid}/join", eve, json={"seat": "p1"}), 409)
+    assert body["detail"] == "There is no seat 'p1' in this game; its seats are kennedy, nixon."
+    assert _seat_and_outbox(store, gid) == before
