@@ -106,6 +106,44 @@ def names_help():
     return page("help_names.html", 200, locale(), most=display_names.MAX_LENGTH)
 
 
+class MailRefusal:
+    """Why no mail goes to an address typed on a page: its answer's status, the reason in
+    the reader's words, and the seconds to wait (a 429's Retry-After) or None."""
+
+    def __init__(self, status: int, reason: str, retry_after: int | None = None):
+        self.status, self.reason, self.retry_after = status, reason, retry_after
+
+
+def mail_refusal(email: str) -> MailRefusal | None:
+    """The one check before a page mails a typed address (the sign-in page, a club
+    invitation): an address, not in a reserved domain (nobody's mailbox, and the deleted
+    accounts' tombstones), and within the sign-in mails' limits (the client first: one past
+    its own limit uses up nothing of the address's). None: the mail may go."""
+    if not is_email(email):
+        return MailRefusal(422, _("Give the email address you play with, like "
+                                  "name@example.org."))
+    domain = users.reserved_domain(email)
+    if domain is not None:
+        return MailRefusal(422, _(
+            "No mail can reach an address in the reserved domain “.%(domain)s”: give the "
+            "email address you play with.", domain=domain))
+    try:  # a mail to somebody's address costs them: not too many, nor from one client
+        rate_limits.hit("sign_in_client", rate_limits.client())
+        rate_limits.hit("sign_in_address", users.normalize_email(email))
+    except rate_limits.TooMany as too_many:
+        return MailRefusal(429, _(
+            "Too many sign-in mails were asked for just now; try again in %(minutes)s "
+            "minutes.", minutes=max(1, too_many.retry_after // 60)), too_many.retry_after)
+    return None
+
+
+def refused_with(answer, refusal: MailRefusal):
+    """``answer`` (the page refusing) with the refusal's Retry-After, if any."""
+    if refusal.retry_after is not None:
+        answer.headers["Retry-After"] = str(refusal.retry_after)
+    return answer
+
+
 @bp.get("/sign-in")
 def ask():
     return sign_in_page(request.args.get("next", "/"))
@@ -118,24 +156,10 @@ def send():
     email = (request.form.get("email") or "").strip()
     if refused:
         return sign_in_page(next_path, 400, refused, email)
-    if not is_email(email):
-        return sign_in_page(next_path, 422, _("Give the email address you play with, like "
-                                              "name@example.org."), email)
-    domain = users.reserved_domain(email)
-    if domain is not None:   # nobody's mailbox, and the deleted accounts' tombstones
-        return sign_in_page(next_path, 422, _(
-            "No mail can reach an address in the reserved domain “.%(domain)s”: give the "
-            "email address you play with.", domain=domain), email)
-    try:  # a mail to somebody's address costs them: not too many, nor from one client
-        # (the client first: one past its own limit uses up nothing of the address's)
-        rate_limits.hit("sign_in_client", rate_limits.client())
-        rate_limits.hit("sign_in_address", users.normalize_email(email))
-    except rate_limits.TooMany as too_many:
-        answer = sign_in_page(next_path, 429, _(
-            "Too many sign-in mails were asked for just now; try again in %(minutes)s "
-            "minutes.", minutes=max(1, too_many.retry_after // 60)), email)
-        answer.headers["Retry-After"] = str(too_many.retry_after)
-        return answer
+    refusal = mail_refusal(email)
+    if refusal is not None:
+        return refused_with(sign_in_page(next_path, refusal.status, refusal.reason, email),
+                            refusal)
     closed = members.closed(current_app.config)
     with db.session() as session:
         # A members-only club (issue 48) makes no account for a stranger's address: the

@@ -10,8 +10,8 @@ from flask import Blueprint, current_app, redirect, request
 
 from server import db, rate_limits, secret_keys
 from server.models import User
-from server.services import members, users
-from server.web.accounts import check_form
+from server.services import members
+from server.web.accounts import check_form, mail_refusal, refused_with
 from server.web.pages import page, reader
 from server.web.words import N_, _, locale
 
@@ -78,23 +78,9 @@ def join(token: str):
     refused = check_form()
     if refused:
         return _form(token, 400, refused, email)
-    if not users.is_address(email):
-        return _form(token, 422, _("Give the email address you play with, like "
-                                   "name@example.org."), email)
-    domain = users.reserved_domain(email)
-    if domain is not None:
-        return _form(token, 422, _(
-            "No mail can reach an address in the reserved domain “.%(domain)s”: give the "
-            "email address you play with.", domain=domain), email)
-    try:  # a mail to somebody's address costs them (as the sign-in page's)
-        rate_limits.hit("sign_in_client", rate_limits.client())
-        rate_limits.hit("sign_in_address", users.normalize_email(email))
-    except rate_limits.TooMany as too_many:
-        answer = _form(token, 429, _(
-            "Too many sign-in mails were asked for just now; try again in %(minutes)s "
-            "minutes.", minutes=max(1, too_many.retry_after // 60)), email)
-        answer.headers["Retry-After"] = str(too_many.retry_after)
-        return answer
+    refusal = mail_refusal(email)   # as the sign-in page's: an address that mail reaches
+    if refusal is not None:
+        return refused_with(_form(token, refusal.status, refusal.reason, email), refusal)
     with db.session() as session:
         try:
             members.join(session, secret_keys.ring(current_app.config), token, email, locale())
